@@ -1,0 +1,147 @@
+/* The contract between src/core and the layers above it (src/host, src/device) and the
+ * transports below it. Everything here is internal: include/ never includes it. */
+#ifndef SHMEMI_H
+#define SHMEMI_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <shmem/types.h>
+
+/* One status enum for the whole library: OK = 0, in progress > 0, errors < 0. */
+typedef enum {
+    SHMEMI_OK = 0,
+    SHMEMI_INPROGRESS = 1,
+    SHMEMI_ERR_UNSUPPORTED = -1,
+    SHMEMI_ERR_NOMEM = -2,
+    SHMEMI_ERR_INVALID = -3,
+    SHMEMI_ERR_IO = -4,
+    SHMEMI_ERR_PEER = -5,
+} shmemi_status_t;
+
+/* ---- errors and logging (src/core/error.c) ------------------------------------------------- */
+
+/* Print "libshmem: PE <me>: <call>: <message>" on stderr, then end the whole job (every PE) with
+ * a non-zero status. Used for every bad input; never returns. */
+_Noreturn void shmemi_fatal(const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Same prefix, once, without ending anything. */
+void shmemi_warn(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Printed only when SHMEM_DEBUG=1. */
+void shmemi_debug_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- process-wide state (src/core/init.c) -------------------------------------------------- */
+
+/* A symmetric segment: the heap (index 0) or a data segment of the executable (1, 2, ...). Each
+ * PE's copy of segment s starts at peer_base[pe]; addresses translate by offset. */
+typedef struct {
+    char *local_base;
+    size_t size;
+    char **peer_base; /* n_pes entries; NULL where the peer is not load/store reachable */
+} shmemi_segment_t;
+
+#define SHMEMI_MAX_SEGMENTS 8
+
+typedef struct {
+    int initialized; /* 1 between shmem_init and shmem_finalize */
+    int finalized;   /* 1 after shmem_finalize */
+    int my_pe;
+    int n_pes;
+    int thread_level; /* granted SHMEM_THREAD_* level */
+    int debug;        /* SHMEM_DEBUG: check every argument */
+    int n_segments;
+    shmemi_segment_t segments[SHMEMI_MAX_SEGMENTS];
+} shmemi_state_t;
+
+extern shmemi_state_t shmemi_state;
+
+/* Abort with a clear message unless the library is initialized. */
+void shmemi_check_init(const char *call);
+/* Abort unless 0 <= pe < n_pes (always checked, not only under SHMEM_DEBUG). */
+void shmemi_check_pe(const char *call, int pe);
+/* Under SHMEM_DEBUG=1: abort unless [addr, addr+len) lies in one symmetric segment and
+ * len does not overflow. Cheap no-op otherwise. */
+void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int pe);
+/* Under SHMEM_DEBUG=1: abort unless addr is aligned to align bytes. */
+void shmemi_check_aligned(const char *call, const void *addr, size_t align, int pe);
+
+/* The address of symmetric object addr on PE pe, if pe is load/store reachable, else NULL.
+ * Also NULL when addr is not symmetric. The one routing decision of the library: every host
+ * operation calls this and takes the load/store path when it is non-NULL, else the transport. */
+void *shmemi_ptr(const void *addr, int pe);
+
+/* Segment index and offset of a symmetric address; -1 when not symmetric. */
+int shmemi_segment_of(const void *addr, size_t *offset_p);
+
+/* ---- environment (src/core/env.c) ---------------------------------------------------------- */
+
+/* Parse a size with an optional K/M/G/T suffix (powers of 1024). Returns SHMEMI_ERR_INVALID on
+ * junk or overflow. */
+shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p);
+
+/* ---- symmetric heap (src/core/heap.c) ------------------------------------------------------ */
+
+/* Deterministic allocator over segment 0. Collective callers get the same offsets everywhere. */
+void *shmemi_heap_alloc(size_t size, size_t align);
+void shmemi_heap_free(void *ptr);
+
+/* ---- bootstrap (src/core/bootstrap*.c) ----------------------------------------------------- */
+
+typedef struct shmemi_bootstrap_ops {
+    const char *name;
+    /* out receives n_pes * len bytes: PE i's len bytes at out + i * len. */
+    shmemi_status_t (*allgather)(const void *in, void *out, size_t len);
+    shmemi_status_t (*barrier)(void);
+    /* Ask the launcher to end every PE with status. Does not return on success. */
+    shmemi_status_t (*global_exit)(int status);
+    shmemi_status_t (*finalize)(void);
+} shmemi_bootstrap_ops_t;
+
+extern const shmemi_bootstrap_ops_t *shmemi_bootstrap;
+
+/* ---- transports (src/transport/<name>/) ---------------------------------------------------- */
+
+/* The largest blob a transport needs to describe one exported segment to its peers. */
+#define SHMEMI_SEGMENT_BLOB_SIZE 128
+
+typedef enum {
+    SHMEMI_AMO_FETCH,
+    SHMEMI_AMO_SET,
+    SHMEMI_AMO_SWAP,
+    SHMEMI_AMO_CSWAP,
+    SHMEMI_AMO_ADD,
+    SHMEMI_AMO_AND,
+    SHMEMI_AMO_OR,
+    SHMEMI_AMO_XOR,
+} shmemi_amo_op_t;
+
+/* A transport: intra-node mapping (shm, ipc) or a network (ucx, verbs). Filled with designated
+ * initializers; no NULL slots: unsupported operations point to shmemi_transport_unsupported_*. */
+typedef struct shmemi_transport_ops {
+    const char *name;
+    shmemi_status_t (*init)(void);
+    shmemi_status_t (*finalize)(void);
+    /* Make size bytes of memory that peers can map; describe it in blob. */
+    shmemi_status_t (*segment_create)(size_t size, void **base_p,
+                                      unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]);
+    /* Turn an existing private range (a data segment) into one peers can map. */
+    shmemi_status_t (*segment_share)(void *base, size_t size,
+                                     unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]);
+    /* Map a peer's segment from its blob. */
+    shmemi_status_t (*segment_attach)(int pe, const unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE],
+                                      size_t size, void **base_p);
+    shmemi_status_t (*segment_detach)(void *base, size_t size);
+    shmemi_status_t (*segment_destroy)(void *base, size_t size);
+    /* Remote access for peers that are not mapped (network transports). */
+    shmemi_status_t (*put)(void *dest, const void *source, size_t len, int pe);
+    shmemi_status_t (*get)(void *dest, const void *source, size_t len, int pe);
+    shmemi_status_t (*amo)(shmemi_amo_op_t op, void *dest, void *fetch_p, const void *operand,
+                           const void *compare, size_t size, int pe);
+    shmemi_status_t (*quiet)(void);
+} shmemi_transport_ops_t;
+
+/* The intra-node transport of this platform (shm on cpu, ipc on GPUs). */
+extern const shmemi_transport_ops_t *shmemi_transport_local;
+
+#endif
