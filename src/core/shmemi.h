@@ -74,6 +74,23 @@ void *shmemi_ptr(const void *addr, int pe);
 /* Segment index and offset of a symmetric address; -1 when not symmetric. */
 int shmemi_segment_of(const void *addr, size_t *offset_p);
 
+/* ---- modules of the layers above core (src/host, src/device) ------------------------------- */
+
+/* A layer above core that needs set-up after the heap and bootstrap exist (teams, contexts,
+ * device state). Registered from a constructor, so core calls up without including the layer:
+ *   static const shmemi_module_t m = {"teams", 20, teams_init, teams_finalize};
+ *   __attribute__((constructor)) static void reg(void) { shmemi_module_register(&m); }
+ * shmem_init runs init in increasing order, after core; shmem_finalize runs finalize in
+ * decreasing order, before core tears down. */
+typedef struct shmemi_module {
+    const char *name;
+    int order;
+    shmemi_status_t (*init)(void);
+    void (*finalize)(void);
+} shmemi_module_t;
+
+void shmemi_module_register(const shmemi_module_t *module);
+
 /* ---- environment (src/core/env.c) ---------------------------------------------------------- */
 
 /* Parse a size with an optional K/M/G/T suffix (powers of 1024). Returns SHMEMI_ERR_INVALID on
