@@ -12,7 +12,10 @@
 #include <shmem/impl/typelists.h>
 
 #ifdef __cplusplus
+/* extern "C++": programs may include shmem.h inside an extern "C" block. */
+extern "C++" {
 #include <complex>
+}
 #endif
 
 /* Sizes (in longs) of the pSync arrays of the deprecated active-set routines and the value they

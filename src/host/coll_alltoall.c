@@ -5,8 +5,6 @@
  * every member has read them. */
 #include <string.h>
 
-#include <shmem/coll.h>
-
 #include "coll_internal.h"
 
 void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
@@ -19,7 +17,7 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
         __builtin_mul_overflow(span, (size_t)dst * elem_size, &dspan) ||
         __builtin_mul_overflow(span, (size_t)sst * elem_size, &sspan))
         shmemi_fatal(call, "nelems %zu with strides %td, %td overflows", nelems, dst, sst);
-    shmemi_coll_check(call, t, (int64_t)nelems, ((int64_t)dst << 32) ^ sst);
+    shmemi_coll_check(call, t, (int64_t)nelems, (int64_t)(((uint64_t)dst << 32) ^ (uint64_t)sst));
     if (nelems == 0)
         return;
     shmemi_coll_check_overlap(call, dest, dspan, source, sspan, 0);

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <shmem/coll.h>
-
 #include "coll_internal.h"
 
 void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <shmem/coll.h>
-
 #include "coll_internal.h"
 
 static void collect_linear(const char *call, shmemi_team_state_t *t, char *dest, const void *source,

@@ -21,8 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <shmem/team.h>
-
+/* First: it exports the public declarations (see shmemi.h). */
 #include "core/shmemi.h"
 
 /* Team slots; a team handle is its slot + 1. Slot 0 is SHMEM_TEAM_WORLD, 1 SHMEM_TEAM_SHARED. */

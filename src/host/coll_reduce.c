@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <shmem/coll.h>
-
 #include "coll_internal.h"
 
 typedef struct {

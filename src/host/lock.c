@@ -4,7 +4,6 @@
  * 2^32; only the holder advances the low half, with a compare-and-swap so that it never carries
  * into the ticket half. Load/store route: PE 0's word is reached through shmemi_ptr and updated
  * with C11 atomics (a network transport would use its remote atomics). */
-#include <shmem/lock.h>
 
 #include "coll_internal.h"
 

@@ -3,7 +3,6 @@
  * 2^k behind, so every PE does O(log n) work, with no shared counter for all PEs to contend on.
  * The release/acquire tokens chain, so everything a PE stored before the barrier happens-before
  * everything every member does after it. */
-#include <shmem/sync.h>
 
 #include "coll_internal.h"
 

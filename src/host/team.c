@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <shmem/coll.h>
-#include <shmem/team.h>
-
 #include "coll_internal.h"
 
 shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
@@ -36,7 +33,8 @@ void shmemi_coll_relax(unsigned *spins) {
 }
 
 void shmemi_coll_quiet(void) {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* The transport's quiet; on the shm transport a full fence. */
+    shmemi_transport_local->quiet();
 #if defined(__x86_64__) || defined(__i386__)
     /* Non-temporal stores are weakly ordered; sfence drains them. */
     __builtin_ia32_sfence();
@@ -312,7 +310,10 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
         (stride == 0 && size > 1))
         shmemi_fatal(call, "start %d, stride %d, size %d do not select PEs of a team of %d", start,
                      stride, size, parent->size);
-    shmemi_coll_check(call, parent, ((int64_t)start << 32) ^ ((int64_t)stride << 16) ^ size, -1);
+    shmemi_coll_check(call, parent,
+                      (int64_t)(((uint64_t)(uint32_t)start << 32) ^
+                                ((uint64_t)(uint32_t)stride << 16) ^ (uint32_t)size),
+                      -1);
     int slot;
     if (team_agree_slots(call, parent, 1, &slot) != 0)
         return -1;

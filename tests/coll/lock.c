@@ -1,16 +1,17 @@
 /* Locks: mutual exclusion (a non-atomic counter on PE 0 updated under the lock), test_lock on a
  * held and a free lock, and fairness: PE 0 takes and releases the lock in a tight loop while the
- * others each acquire it a number of times; the ticket lock lets PE 0 get ahead of a waiting PE at
- * most once, so the largest number of PE 0 acquisitions during one wait stays tiny (an unfair
- * lock lets the hammering PE starve the others). */
+ * others each acquire it a number of times. The ticket lock lets PE 0 get ahead of a waiting PE
+ * at most once after the waiter asked (twice counting the hold in progress), so most waits see
+ * at most that many PE 0 acquisitions; an unfair lock lets the hammering PE take it again and
+ * again while the others starve. A waiter descheduled between reading the count and asking for
+ * the lock can see more, so the test bounds the typical wait, not the worst. */
 #include <sched.h>
 
 #include "coll_test.h"
 
 #define INCREMENTS 200
-#define WAITS 30
-/* One bypass by design; the rest absorbs a waiter descheduled just before it asks. */
-#define MAX_BYPASS 16
+#define WAITS 40
+#define FAIR_BYPASS 3
 
 int main(void) {
     shmem_init();
@@ -55,10 +56,13 @@ int main(void) {
 
     /* Fairness under a hammering PE. */
     long worst = 0;
+    int fair = 0;
     if (me == 0) {
         while (__atomic_load_n(done, __ATOMIC_ACQUIRE) < n - 1) {
             shmem_set_lock(&lock[0]);
             *(volatile long *)hammer += 1;
+            for (volatile int spin = 0; spin < 100; spin++)
+                ;
             shmem_clear_lock(&lock[0]);
         }
     } else {
@@ -68,10 +72,15 @@ int main(void) {
             long bypass = *(volatile long *)hammer - before;
             shmem_clear_lock(&lock[0]);
             worst = bypass > worst ? bypass : worst;
+            fair += bypass <= FAIR_BYPASS;
             sched_yield();
         }
         __atomic_fetch_add(done, 1, __ATOMIC_RELEASE);
-        CHECK(worst <= MAX_BYPASS, "PE 0 took the lock %ld times while this PE waited", worst);
+        CHECK(fair >= WAITS / 2,
+              "only %d of %d waits saw at most %d acquisitions by PE 0 (worst %ld)", fair, WAITS,
+              FAIR_BYPASS, worst);
+        printf("fairness: PE %d: %d of %d waits saw at most %d acquisitions by PE 0 (worst %ld)\n",
+               me, fair, WAITS, FAIR_BYPASS, worst);
     }
     shmem_barrier_all();
     if (me == 0)
