@@ -270,27 +270,3 @@ void shmemi_global_exit(int status) {
         shmemi_bootstrap->global_exit(status);
     exit(status);
 }
-
-/* ---- address translation ------------------------------------------------------------------ */
-
-int shmemi_segment_of(const void *addr, size_t *offset_p) {
-    const char *p = addr;
-    for (int s = 0; s < shmemi_state.n_segments; s++) {
-        const shmemi_segment_t *seg = &shmemi_state.segments[s];
-        if (p >= seg->local_base && p < seg->local_base + seg->size) {
-            *offset_p = (size_t)(p - seg->local_base);
-            return s;
-        }
-    }
-    return -1;
-}
-
-void *shmemi_ptr(const void *addr, int pe) {
-    size_t offset;
-    if ((unsigned)pe >= (unsigned)shmemi_state.n_pes)
-        return NULL;
-    int s = shmemi_segment_of(addr, &offset);
-    if (s < 0 || !shmemi_state.segments[s].peer_base[pe])
-        return NULL;
-    return shmemi_state.segments[s].peer_base[pe] + offset;
-}

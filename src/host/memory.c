@@ -77,11 +77,11 @@ static void *alloc_collective(const char *call, size_t size, size_t align, int z
     return ptr;
 }
 
-void *shmem_malloc(size_t size) {
+SHMEMI_API void *shmem_malloc(size_t size) {
     return alloc_collective("shmem_malloc", size, 0, 0);
 }
 
-void *shmem_calloc(size_t count, size_t size) {
+SHMEMI_API void *shmem_calloc(size_t count, size_t size) {
     size_t total;
     if (__builtin_mul_overflow(count, size, &total)) {
         shmemi_check_init("shmem_calloc");
@@ -92,12 +92,12 @@ void *shmem_calloc(size_t count, size_t size) {
     return alloc_collective("shmem_calloc", total, 0, 1);
 }
 
-void *shmem_align(size_t alignment, size_t size) {
+SHMEMI_API void *shmem_align(size_t alignment, size_t size) {
     check_alignment("shmem_align", alignment);
     return alloc_collective("shmem_align", size, alignment, 0);
 }
 
-void *shmem_malloc_with_hints(size_t size, long hints) {
+SHMEMI_API void *shmem_malloc_with_hints(size_t size, long hints) {
     (void)hints;
     return alloc_collective("shmem_malloc_with_hints", size, 0, 0);
 }
@@ -107,7 +107,7 @@ static void check_block(const char *call, void *ptr) {
         shmemi_fatal(call, "%p is not a block allocated by shmem_malloc and friends", ptr);
 }
 
-void shmem_free(void *ptr) {
+SHMEMI_API void shmem_free(void *ptr) {
     shmemi_check_init("shmem_free");
     check_block("shmem_free", ptr);
     agreement_t mine = {.offset = heap_offset_of(ptr), .ok = 1};
@@ -115,7 +115,7 @@ void shmem_free(void *ptr) {
     shmemi_heap_free(ptr);
 }
 
-void *shmem_realloc(void *ptr, size_t size) {
+SHMEMI_API void *shmem_realloc(void *ptr, size_t size) {
     const char *call = "shmem_realloc";
     shmemi_check_init(call);
     if (!ptr)
@@ -153,16 +153,16 @@ void *shmem_realloc(void *ptr, size_t size) {
     return NULL;
 }
 
-void *shmalloc(size_t size) {
+SHMEMI_API void *shmalloc(size_t size) {
     return alloc_collective("shmalloc", size, 0, 0);
 }
-void shfree(void *ptr) {
+SHMEMI_API void shfree(void *ptr) {
     shmem_free(ptr);
 }
-void *shrealloc(void *ptr, size_t size) {
+SHMEMI_API void *shrealloc(void *ptr, size_t size) {
     return shmem_realloc(ptr, size);
 }
-void *shmemalign(size_t alignment, size_t size) {
+SHMEMI_API void *shmemalign(size_t alignment, size_t size) {
     check_alignment("shmemalign", alignment);
     return alloc_collective("shmemalign", size, alignment, 0);
 }
