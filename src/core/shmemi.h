@@ -222,6 +222,10 @@ typedef struct shmemi_transport_ops {
                                       size_t size, void **base_p);
     shmemi_status_t (*segment_detach)(void *base, size_t size);
     shmemi_status_t (*segment_destroy)(void *base, size_t size);
+    /* Set or copy bytes within this PE's own segments (shmem_calloc zeroes, shmem_realloc
+     * moves): memset/memcpy for host memory, the GPU's copy engine for device memory. */
+    shmemi_status_t (*local_fill)(void *dest, int value, size_t len);
+    shmemi_status_t (*local_copy)(void *dest, const void *source, size_t len);
     /* Remote access for peers that are not mapped (network transports). */
     shmemi_status_t (*put)(void *dest, const void *source, size_t len, int pe);
     shmemi_status_t (*get)(void *dest, const void *source, size_t len, int pe);
