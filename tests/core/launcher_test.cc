@@ -112,6 +112,12 @@ TEST_F(Launcher, GlobalExitStatus) {
     EXPECT_LT(r.seconds, 5.0);
 }
 
+TEST_F(Launcher, GlobalExitWhileAnotherThreadWaits) {
+    Result r = job(2, "global_exit_while_waiting");
+    EXPECT_EQ(r.status, 5) << r.err;
+    EXPECT_LT(r.seconds, 5.0);
+}
+
 TEST_F(Launcher, ExitWithoutFinalize) {
     Result r = job(2, "no_finalize");
     EXPECT_NE(r.status, 0);
