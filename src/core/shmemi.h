@@ -1,8 +1,9 @@
 /* The contract between src/core and the layers above it (src/host, src/device) and the
  * transports below it. Everything here is internal: include/ never includes it.
  *
- * Include this header before any public header: the library is built with hidden visibility,
- * and the public API is exported because its first declarations come from the include below. */
+ * The library is built with hidden visibility. A definition of the public API is exported when it
+ * is marked SHMEMI_API, or when this header came before any public header in its file (the
+ * first declarations then come from the include below, with default visibility). */
 #ifndef SHMEMI_H
 #define SHMEMI_H
 
@@ -10,10 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#include <shmem/types.h>
+#else
 #pragma GCC visibility push(default)
 #include <shmem.h>
 #include <shmemx.h>
 #pragma GCC visibility pop
+#endif
 
 /* Marks a definition of the public API as exported (the library builds with hidden visibility). */
 #define SHMEMI_API __attribute__((visibility("default")))

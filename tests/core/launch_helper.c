@@ -21,6 +21,8 @@ static void *allocate_forever(void *arg) {
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
+    if (strcmp(mode, "wrong_secret") == 0)
+        setenv("SHMEM_JOB_SECRET", "0123456789abcdef0123456789abcdef", 1);
     shmem_init();
     int me = shmem_my_pe();
     if (strcmp(mode, "ok") == 0) {

@@ -140,6 +140,12 @@ TEST_F(Launcher, ExhaustionWarnsOnce) {
         << r.err;
 }
 
+TEST_F(Launcher, WrongSecretIsRefused) {
+    Result r = job(2, "wrong_secret");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("shmemrun refused PE"), std::string::npos) << r.err;
+}
+
 TEST_F(Launcher, MissingProgram) {
     Result r = run({SHMEMRUN, "-n", "2", "/nonexistent/program"});
     EXPECT_EQ(r.status, 127) << r.err;
