@@ -148,7 +148,8 @@ SHMEMI_EXTERN_C_END
 #endif
 
 #ifdef __cplusplus
-/* C++ overloads of the generic names (plain and context forms). */
+/* C++ overloads of the generic names; C++ linkage even when included inside extern "C". */
+extern "C++" {
 #define SHMEMI_CXX_AMO_EXTENDED(TYPE, NAME, P, S)                                                  \
     inline TYPE shmem_atomic_fetch(const TYPE *s, int pe) {                                        \
         return shmem_##NAME##_atomic_fetch(s, pe);                                                 \
@@ -262,6 +263,7 @@ SHMEMI_GEN_AMO_STANDARD_TYPES(SHMEMI_CXX_AMO_STANDARD, , )
 SHMEMI_GEN_AMO_BITWISE_TYPES(SHMEMI_CXX_AMO_BITWISE, , )
 #undef SHMEMI_CXX_AMO_BITWISE
 #undef SHMEMI_CXX_AMO_BITWISE_OP
+}
 #endif
 
 #endif /* !SHMEMI_DEVICE_TU */

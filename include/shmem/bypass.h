@@ -75,6 +75,8 @@ SHMEMI_EXTERN_C_END
 #endif
 
 #ifdef __cplusplus
+/* C++ overloads of the generic names; C++ linkage even when included inside extern "C". */
+extern "C++" {
 #define SHMEMI_CXX_BYPASS(TYPE, NAME, P, S)                                                        \
     inline TYPE shmemx_ld_bypass(const TYPE *a) {                                                  \
         return shmemx_##NAME##_ld_bypass(a);                                                       \
@@ -84,6 +86,7 @@ SHMEMI_EXTERN_C_END
     }
 SHMEMI_GEN_RMA_TYPES(SHMEMI_CXX_BYPASS, , )
 #undef SHMEMI_CXX_BYPASS
+}
 #endif
 
 #endif /* !SHMEMI_DEVICE_TU */

@@ -98,6 +98,8 @@ SHMEMI_EXTERN_C_END
 #endif
 
 #ifdef __cplusplus
+/* C++ overloads of the generic names; C++ linkage even when included inside extern "C". */
+extern "C++" {
 #define SHMEMI_CXX_WAIT(TYPE, NAME, P, S)                                                          \
     inline int shmem_test(TYPE *v, int cmp, TYPE x) {                                              \
         return shmem_##NAME##_test(v, cmp, x);                                                     \
@@ -163,6 +165,7 @@ SHMEMI_CXX_WAIT_UNTIL(unsigned long long, ulonglong, , )
     }
 SHMEMI_GEN_AMO_STANDARD_TYPES(SHMEMI_CXX_WAIT_MULTI, , )
 #undef SHMEMI_CXX_WAIT_MULTI
+}
 #endif
 
 #endif /* !SHMEMI_DEVICE_TU */

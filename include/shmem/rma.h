@@ -190,7 +190,8 @@ SHMEMI_EXTERN_C_END
 #endif
 
 #ifdef __cplusplus
-/* C++ overloads of the generic names. */
+/* C++ overloads of the generic names; C++ linkage even when included inside extern "C". */
+extern "C++" {
 #define SHMEMI_CXX_RMA(TYPE, NAME, P, S)                                                           \
     inline void shmem_put(TYPE *d, const TYPE *s, size_t n, int pe) {                              \
         shmem_##NAME##_put(d, s, n, pe);                                                           \
@@ -262,6 +263,7 @@ SHMEMI_EXTERN_C_END
     }
 SHMEMI_GEN_RMA_TYPES(SHMEMI_CXX_RMA, , )
 #undef SHMEMI_CXX_RMA
+}
 #endif
 
 #endif /* !SHMEMI_DEVICE_TU */

@@ -94,6 +94,8 @@ SHMEMI_EXTERN_C_END
 #endif
 
 #ifdef __cplusplus
+/* C++ overloads of the generic names; C++ linkage even when included inside extern "C". */
+extern "C++" {
 #define SHMEMI_CXX_PUT_SIGNAL(TYPE, NAME, P, S)                                                    \
     inline void shmem_put_signal(TYPE *d, const TYPE *s, size_t n, uint64_t *sig, uint64_t v,      \
                                  int op, int pe) {                                                 \
@@ -118,6 +120,7 @@ inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) {
 }
 inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) {
     shmem_ctx_signal_set(c, sig, v, pe);
+}
 }
 #endif
 

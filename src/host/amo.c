@@ -1,8 +1,6 @@
 /* Atomic memory operations on the host: hardware atomics on the peer's mapping (relaxed, 4 or 8
  * bytes; float and double fetch/set/swap as same-width integer atomics), else the transport. */
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/rma_internal.h"
 
 static uint64_t amo32(shmemi_amo_op_t op, uint32_t *p, uint32_t v, uint32_t cmp) {

@@ -1,9 +1,7 @@
 /* Bypass loads and stores, shmemx_acquire and shmemx_release on the host. A cpu has no
  * non-coherent cache to bypass: bypass accesses are relaxed accesses (atomic up to 8 bytes), and
  * the scoped fences are compiler fences at thread scope and hardware fences above it. */
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/rma_internal.h"
 
 static void check_scope(const char *call, int scope) {

@@ -4,9 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/ctx_internal.h"
 #include "host/rma_internal.h"
 

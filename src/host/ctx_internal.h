@@ -4,8 +4,6 @@
 #ifndef SHMEMI_HOST_CTX_INTERNAL_H
 #define SHMEMI_HOST_CTX_INTERNAL_H
 
-#include <shmem/impl/ctx__types.h>
-
 #include "core/shmemi.h"
 
 /* The object behind SHMEM_CTX_DEFAULT (world team, no options). */
@@ -19,10 +17,11 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
                                   int start, int stride, int n_pes, shmem_ctx_t *ctx_p);
 
 /* Ends with a clear message: ctx is SHMEM_CTX_INVALID, destroyed, or not a context. */
-_Noreturn void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx);
+__attribute__((noreturn)) void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx);
 
 /* Ends with a clear message: pe is outside the context's team. */
-_Noreturn void shmemi_ctx_bad_pe(const char *call, const struct shmemi_ctx *c, int pe);
+__attribute__((noreturn)) void shmemi_ctx_bad_pe(const char *call, const struct shmemi_ctx *c,
+                                                 int pe);
 
 /* The object of ctx; fatal when ctx is invalid or destroyed. */
 static inline struct shmemi_ctx *shmemi_ctx_get(const char *call, shmem_ctx_t ctx) {

@@ -1,9 +1,7 @@
 /* fence, quiet and pe_quiet on the host. On the load/store path every put and AMO is performed
  * at return, so fence is a release fence and quiet a full fence; both first drain the calling
  * thread's non-temporal stores (BYPASS puts) with sfence. */
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/rma_internal.h"
 
 SHMEMI_API void shmem_ctx_fence(shmem_ctx_t ctx) {

@@ -2,9 +2,7 @@
  * an acquire of the local word; waits spin briefly, then yield the CPU to the PEs sharing it. */
 #include <sched.h>
 
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/rma_internal.h"
 
 #define SHMEMI_SPINS_BEFORE_YIELD 256

@@ -2,9 +2,7 @@
  * forms, and _nbi. On the load/store path a put is a copy into the peer's mapping (relaxed, done
  * at return), so _nbi forms are the blocking ones; a BYPASS context copies 4 KiB and more with
  * non-temporal stores that fence and quiet drain. */
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/rma_internal.h"
 
 __thread int shmemi_nt_pending;

@@ -17,9 +17,6 @@
 #define SHMEMI_HAVE_NT_STORES 0
 #endif
 
-/* Public functions are exported; everything else in the library is hidden. */
-#define SHMEMI_API __attribute__((visibility("default")))
-
 /* A thread fence. GCC's ThreadSanitizer does not model fences and rejects them (-Wtsan); the
  * fence still runs there, only the warning is silenced. */
 #if defined(__SANITIZE_THREAD__) && !defined(__clang__)
@@ -83,7 +80,7 @@ void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void
 void shmemi_wait_pause(unsigned *spins);
 
 /* Ends with a clear message: cmp is not a SHMEM_CMP_* operator. */
-_Noreturn void shmemi_bad_cmp(const char *call, int cmp);
+__attribute__((noreturn)) void shmemi_bad_cmp(const char *call, int cmp);
 
 /* The bits of a value of 4 or 8 bytes, and back. */
 #define SHMEMI_TO_BITS(TYPE, v)                                                                    \

@@ -1,9 +1,7 @@
 /* Put-with-signal and the signal operations. The signal update of put_signal is a release of the
  * put's data (outstanding non-temporal stores drained first); signal_add/set alone are relaxed
  * AMOs; signal_fetch is an acquire load. */
-#include <shmem.h>
-#include <shmemx.h>
-
+#include "core/shmemi.h"
 #include "host/rma_internal.h"
 
 void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void *source,

@@ -115,6 +115,7 @@ static void test_bypass_puts(void) {
         }
     }
     /* put-with-signal on the BYPASS context; payload read with bypass loads. */
+    test_barrier();
     for (int r = 1; r <= 4; r++) {
         size_t len = (size_t)r * 5000 + 3;
         for (size_t i = 0; i < len; i++)
