@@ -18,7 +18,8 @@ SHMEMI_EXTERN_C_BEGIN
 /* Extended AMOs: shmem_[ctx_]TYPENAME_atomic_fetch / _set / _swap and fetch_nbi / swap_nbi.
  * Return (blocking forms) when the operation is done at the target; _nbi forms write *fetch by
  * the next quiet on ctx (on cpu: at return). Relaxed, atomic, scope world; ordered by fence/quiet
- * on ctx. Litmus: MP+amo+fence, SB+amo, CoRR+amo. */
+ * on ctx. Litmus: AMO+add+add, AMO+add+add+ctx, AMO+add+add+dom, AMO+add+put, AMO+add+st,
+ * MP+fence+amo. */
 #define SHMEMI_DECL_AMO_EXTENDED(TYPE, NAME)                                                       \
     TYPE shmem_##NAME##_atomic_fetch(const TYPE *source, int pe);                                  \
     TYPE shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const TYPE *source, int pe);             \
@@ -40,7 +41,7 @@ SHMEMI_AMO_EXTENDED_ONLY_TYPES(SHMEMI_DECL_AMO_EXTENDED)
  * the fetching _nbi forms. Return when done at the target (non-fetching forms: when the operands
  * may be reused; on cpu: done); _nbi forms write *fetch by the next quiet on ctx (on cpu: at
  * return). Relaxed, atomic, scope world; ordered by fence/quiet on ctx.
- * Litmus: MP+amo+fence, SB+amo, CoRR+amo. */
+ * Litmus: AMO+add+add, AMO+add+add+ctx, AMO+add+add+dom, AMO+add+put, AMO+add+st, MP+fence+amo. */
 #define SHMEMI_DECL_AMO_STANDARD(TYPE, NAME)                                                       \
     TYPE shmem_##NAME##_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe);            \
     TYPE shmem_ctx_##NAME##_atomic_compare_swap(shmem_ctx_t ctx, TYPE *dest, TYPE cond,            \
@@ -68,7 +69,8 @@ SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DECL_AMO_STANDARD)
 
 /* Bitwise AMOs: shmem_[ctx_]TYPENAME_atomic_fetch_and / and / fetch_or / or / fetch_xor / xor and
  * the fetching _nbi forms. Completion and ordering as the standard AMOs: relaxed, atomic, scope
- * world; ordered by fence/quiet on ctx. Litmus: MP+amo+fence, SB+amo. */
+ * world; ordered by fence/quiet on ctx. Litmus: AMO+add+add, AMO+add+add+ctx, AMO+add+add+dom,
+ * AMO+add+put, AMO+add+st, MP+fence+amo. */
 #define SHMEMI_DECL_AMO_BITWISE_OP(TYPE, NAME, OP)                                                 \
     TYPE shmem_##NAME##_atomic_fetch##OP(TYPE *dest, TYPE value, int pe);                          \
     TYPE shmem_ctx_##NAME##_atomic_fetch##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);     \
@@ -87,7 +89,7 @@ SHMEMI_AMO_BITWISE_TYPES(SHMEMI_DECL_AMO_BITWISE)
 
 /* Deprecated (OpenSHMEM 1.4) names: shmem_TYPENAME_cswap, _finc, _inc, _fadd, _add for int, long
  * and long long; _swap, _fetch, _set for those and float, double. Same semantics as the
- * shmem_TYPENAME_atomic_* routine of the same operation. Litmus: MP+amo+fence. */
+ * shmem_TYPENAME_atomic_* routine of the same operation. Litmus: AMO+add+add, MP+fence+amo. */
 #define SHMEMI_DECL_AMO_DEPRECATED(TYPE, NAME, P, S)                                               \
     TYPE shmem_##NAME##_cswap(TYPE *dest, TYPE cond, TYPE value, int pe);                          \
     TYPE shmem_##NAME##_finc(TYPE *dest, int pe);                                                  \

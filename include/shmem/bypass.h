@@ -40,7 +40,8 @@ SHMEMI_EXTERN_C_BEGIN
  * relaxed load (atomic for types up to 8 bytes), scope world. Sees BYPASS data once the matching
  * wait or signal has been observed. shmemx_TYPENAME_st_bypass: stores value at addr past
  * non-coherent caches; relaxed, scope world; ordered by fence/quiet on BYPASS contexts.
- * Litmus: MP+bypass+ldbypass, MP+bypass+plain, MP+bypass+acquire. */
+ * Litmus: MP+bp+bypass, MP+bp+g, CoRR+bypass+plain,
+ * MP+stb+quiet.bp+amo. */
 #define SHMEMI_DECL_BYPASS(TYPE, NAME)                                                             \
     TYPE shmemx_##NAME##_ld_bypass(const TYPE *addr);                                              \
     void shmemx_##NAME##_st_bypass(TYPE *addr, TYPE value);
@@ -49,17 +50,19 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_BYPASS)
 
 /* Acquire fence of the given scope: plain loads after it see what bypass operations and signals
  * observed before it made visible. Returns at once; acquire, scope as given.
- * Litmus: MP+bypass+acquire, MP+bypass+plain. */
+ * Litmus: MP+bp+acquire, MP+bp+acquire.pe, MP+bp+plain,
+ * MP+quiet+get+acquire. */
 void shmemx_acquire(int scope);
 
 /* Release fence of the given scope: plain stores before it are ordered before SHMEM operations
  * and bypass stores after it (also drains non-temporal stores). Returns at once; release, scope
- * as given. Litmus: MP+bypass+release. */
+ * as given. Litmus: MP+rel.world+amo, MP+rel.pe+amo, MP+rel.block+amo,
+ * MP+rel.block+amo+block, MP+st+release+bp. */
 void shmemx_release(int scope);
 
 /* shmem_signal_wait_until on a context: on a BYPASS context the payload of the matching put is
  * then visible to bypass loads, and to plain loads only after shmemx_acquire. Acquire load of
- * the signal word, scope world. Litmus: MP+bypass+putsig, MP+bypass+plain. */
+ * the signal word, scope world. Litmus: MP+bp+bypass, MP+bp+plain, MP+bp+acquire. */
 uint64_t shmemx_ctx_signal_wait_until(shmem_ctx_t ctx, uint64_t *sig_addr, int cmp,
                                       uint64_t cmp_value);
 

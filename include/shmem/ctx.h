@@ -22,11 +22,12 @@ SHMEMI_EXTERN_C_BEGIN
 
 /* Creates a context on the world team; local, no communication, not ordered with anything.
  * Returns 0 and sets *ctx, or nonzero and sets *ctx to SHMEM_CTX_INVALID when no context can be
- * created. Thread-safe under SHMEM_THREAD_MULTIPLE. Litmus: MP+fence+ctx, MP+bypass+acquire. */
+ * created. Thread-safe under SHMEM_THREAD_MULTIPLE. Litmus: MP+fence+amo+ctx, MP+quiet+amo+ctx,
+ * MP+fence.bp+bp2, MP+put+putsig+ctx, AMO+add+add+ctx. */
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 
 /* Performs a quiet on ctx, then frees it; local. SHMEM_CTX_INVALID is ignored; destroying
- * SHMEM_CTX_DEFAULT or an already destroyed context is a fatal error. Litmus: MP+quiet. */
+ * SHMEM_CTX_DEFAULT or an already destroyed context is a fatal error. Litmus: MP+quiet+amo. */
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 
 /* Starts (or extends, by OR of options) a session on ctx; hints only, orders nothing and

@@ -20,7 +20,7 @@ SHMEMI_EXTERN_C_BEGIN
 
 /* shmem_TYPENAME_wait_until: returns once ivar satisfies cmp against cmp_value; acquire loads,
  * scope world. shmem_TYPENAME_test: returns 1 if it does now, else 0; one acquire load.
- * Litmus: MP+amo+fence+wait, MP+putsig. */
+ * Litmus: MP+fence+amo, MP+quiet+amo, CoRR+wait+plain, MP+fence+put, MP+quiet+put. */
 #define SHMEMI_DECL_WAIT(TYPE, NAME)                                                               \
     void shmem_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value);                           \
     int shmem_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);
@@ -31,7 +31,7 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DECL_WAIT)
  * be NULL). _all: wait for every entry; _any: for one, returns its index (SIZE_MAX when all are
  * skipped); _some: for at least one, returns how many and their indices. _vector forms compare
  * ivars[i] with cmp_values[i]. test_* do the same without blocking (test_any: SIZE_MAX when none,
- * test_some: 0 when none). Acquire loads, scope world. Litmus: MP+amo+fence+wait. */
+ * test_some: 0 when none). Acquire loads, scope world. Litmus: MP+fence+amo, CoRR+wait+plain. */
 #define SHMEMI_DECL_WAIT_MULTI(TYPE, NAME)                                                         \
     void shmem_##NAME##_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp,     \
                                        TYPE cmp_value);                                            \
@@ -63,11 +63,12 @@ SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DECL_WAIT_MULTI)
 
 /* Returns the value of the local signal word once it satisfies cmp against cmp_value; acquire,
  * scope world: synchronizes with the signal update of put_signal, so the put's data is visible.
- * Litmus: MP+putsig, MP+putsig+add, MP+bypass+putsig. */
+ * Litmus: MP+putsig+set, MP+putsig+add, MP+dflt+plain, MP+bp+dflt. */
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
 /* Deprecated: shmem_wait_until on long (the pre-C11 name), shmem_wait and shmem_TYPENAME_wait
- * (wait until ivar != cmp_value). Acquire loads, scope world. Litmus: MP+amo+fence+wait. */
+ * (wait until ivar != cmp_value). Acquire loads, scope world. Litmus: MP+fence+amo,
+ * CoRR+wait+plain. */
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 void shmem_wait(long *ivar, long cmp_value);
 void shmem_short_wait(short *ivar, short cmp_value);

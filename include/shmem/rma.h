@@ -18,7 +18,7 @@ SHMEMI_EXTERN_C_BEGIN
 
 /* shmem_[ctx_]TYPENAME_put: returns when source may be reused (on cpu: delivered); words arrive in
  * no fixed order; relaxed, scope world; ordered by fence/quiet on ctx.
- * Litmus: MP+put+fence, MP+put+quiet, MP+put+nofence. */
+ * Litmus: MP+po+amo, MP+fence+amo, MP+quiet+amo, CoWW+put, CoWW+put+fence, CoWR+put. */
 #define SHMEMI_DECL_PUT(TYPE, NAME)                                                                \
     void shmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);                \
     void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,    \
@@ -27,7 +27,8 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_PUT)
 #undef SHMEMI_DECL_PUT
 
 /* shmem_[ctx_]TYPENAME_p: returns when the value may be reused (on cpu: delivered, one atomic
- * store); relaxed, scope world; ordered by fence/quiet on ctx. Litmus: MP+put+fence. */
+ * store); relaxed, scope world; ordered by fence/quiet on ctx. Litmus: MP+po+amo, MP+fence+amo,
+ * MP+quiet+amo, CoWW+put, CoWW+put+fence, CoWR+put. */
 #define SHMEMI_DECL_P(TYPE, NAME)                                                                  \
     void shmem_##NAME##_p(TYPE *dest, TYPE value, int pe);                                         \
     void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);
@@ -35,7 +36,8 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_P)
 #undef SHMEMI_DECL_P
 
 /* shmem_[ctx_]TYPENAME_iput: strided put; returns when source may be reused (on cpu:
- * delivered); relaxed, scope world; ordered by fence/quiet on ctx. Litmus: MP+put+fence. */
+ * delivered); relaxed, scope world; ordered by fence/quiet on ctx. Litmus: MP+po+amo, MP+fence+amo,
+ * MP+quiet+amo, CoWW+put, CoWW+put+fence, CoWR+put. */
 #define SHMEMI_DECL_IPUT(TYPE, NAME)                                                               \
     void shmem_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,         \
                              size_t nelems, int pe);                                               \
@@ -46,7 +48,7 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_IPUT)
 
 /* shmem_[ctx_]TYPENAME_ibput: blocked strided put (nblocks blocks of bsize elements); returns
  * when source may be reused (on cpu: delivered); relaxed, scope world; ordered by fence/quiet on
- * ctx. Litmus: MP+put+fence. */
+ * ctx. Litmus: MP+po+amo, MP+fence+amo, MP+quiet+amo, CoWW+put, CoWW+put+fence, CoWR+put. */
 #define SHMEMI_DECL_IBPUT(TYPE, NAME)                                                              \
     void shmem_##NAME##_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,        \
                               size_t bsize, size_t nblocks, int pe);                               \
@@ -57,7 +59,7 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_IBPUT)
 
 /* shmem_[ctx_]TYPENAME_put_nbi: returns at once; the put completes at the next quiet on ctx (on
  * cpu: already at return); relaxed, scope world; ordered by fence/quiet on ctx.
- * Litmus: MP+put+quiet, MP+put+fence. */
+ * Litmus: MP+quiet+amo, MP+quiet+amo+2pe, MP+po+amo. */
 #define SHMEMI_DECL_PUT_NBI(TYPE, NAME)                                                            \
     void shmem_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);            \
     void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,               \
@@ -66,7 +68,8 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_PUT_NBI)
 #undef SHMEMI_DECL_PUT_NBI
 
 /* shmem_[ctx_]TYPENAME_get: returns when dest holds the data; relaxed loads, scope world; not
- * ordered by fence (use quiet or a blocking get). Litmus: MP+put+fence+get. */
+ * ordered by fence (use quiet or a blocking get). Litmus: LB+gets+puts, MP+quiet+get+fence,
+ * MP+quiet+get+acquire, WRC+get+quiet. */
 #define SHMEMI_DECL_GET(TYPE, NAME)                                                                \
     void shmem_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe);                \
     void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,    \
@@ -75,7 +78,7 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_GET)
 #undef SHMEMI_DECL_GET
 
 /* shmem_[ctx_]TYPENAME_g: returns the value (one atomic load on cpu); relaxed, scope world.
- * Litmus: MP+put+fence+get. */
+ * Litmus: LB+gets+puts, MP+quiet+get+fence, MP+quiet+get+acquire, WRC+get+quiet. */
 #define SHMEMI_DECL_G(TYPE, NAME)                                                                  \
     TYPE shmem_##NAME##_g(const TYPE *source, int pe);                                             \
     TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE *source, int pe);
@@ -83,7 +86,7 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_G)
 #undef SHMEMI_DECL_G
 
 /* shmem_[ctx_]TYPENAME_iget: strided get; returns when dest holds the data; relaxed, scope
- * world. Litmus: MP+put+fence+get. */
+ * world. Litmus: LB+gets+puts, MP+quiet+get+fence, MP+quiet+get+acquire, WRC+get+quiet. */
 #define SHMEMI_DECL_IGET(TYPE, NAME)                                                               \
     void shmem_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,         \
                              size_t nelems, int pe);                                               \
@@ -93,7 +96,7 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_IGET)
 #undef SHMEMI_DECL_IGET
 
 /* shmem_[ctx_]TYPENAME_ibget: blocked strided get; returns when dest holds the data; relaxed,
- * scope world. Litmus: MP+put+fence+get. */
+ * scope world. Litmus: LB+gets+puts, MP+quiet+get+fence, MP+quiet+get+acquire, WRC+get+quiet. */
 #define SHMEMI_DECL_IBGET(TYPE, NAME)                                                              \
     void shmem_##NAME##_ibget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,        \
                               size_t bsize, size_t nblocks, int pe);                               \
@@ -103,7 +106,8 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_IBGET)
 #undef SHMEMI_DECL_IBGET
 
 /* shmem_[ctx_]TYPENAME_get_nbi: returns at once; dest holds the data after the next quiet on
- * ctx (on cpu: already at return); relaxed, scope world. Litmus: MP+put+fence+get. */
+ * ctx (on cpu: already at return); relaxed, scope world. Litmus: LB+gets+puts, MP+quiet+get+fence,
+ * MP+quiet+get+acquire, WRC+get+quiet. */
 #define SHMEMI_DECL_GET_NBI(TYPE, NAME)                                                            \
     void shmem_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);            \
     void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,               \
@@ -113,7 +117,8 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_GET_NBI)
 
 /* shmem_[ctx_]putSIZE[_nbi], iputSIZE, ibputSIZE: as the typed puts, for elements of SIZE bits.
  * Returns when source may be reused (nbi: at once; complete at quiet); relaxed, scope world;
- * ordered by fence/quiet on ctx. Litmus: MP+put+fence, MP+put+quiet. */
+ * ordered by fence/quiet on ctx. Litmus: MP+po+amo, MP+fence+amo, MP+quiet+amo, CoWW+put,
+ * CoWW+put+fence, CoWR+put. */
 #define SHMEMI_DECL_PUT_SIZE(BITS)                                                                 \
     void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);                   \
     void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,       \
@@ -134,7 +139,7 @@ SHMEMI_RMA_BITS(SHMEMI_DECL_PUT_SIZE)
 
 /* shmem_[ctx_]getSIZE[_nbi], igetSIZE, ibgetSIZE: as the typed gets, for elements of SIZE bits.
  * Returns when dest holds the data (nbi: after quiet); relaxed, scope world.
- * Litmus: MP+put+fence+get. */
+ * Litmus: LB+gets+puts, MP+quiet+get+fence, MP+quiet+get+acquire, WRC+get+quiet. */
 #define SHMEMI_DECL_GET_SIZE(BITS)                                                                 \
     void shmem_get##BITS(void *dest, const void *source, size_t nelems, int pe);                   \
     void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,       \
@@ -155,21 +160,25 @@ SHMEMI_RMA_BITS(SHMEMI_DECL_GET_SIZE)
 
 /* Byte puts. Returns when source may be reused (on cpu: delivered); relaxed, scope world;
  * ordered by fence/quiet on ctx. On a BYPASS context, 4 KiB and more use non-temporal stores on
- * x86-64, drained by fence and quiet. Litmus: MP+put+fence, MP+put+quiet, MP+bypass+quiet. */
+ * x86-64, drained by fence and quiet. Litmus: MP+po+amo, MP+fence+amo, MP+quiet+amo, CoWW+put,
+ * CoWW+put+fence, CoWR+put, MP+quiet.bp+amo+bypass. */
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
 /* Non-blocking byte puts: return at once, complete at the next quiet on ctx (on cpu: already at
- * return); relaxed, scope world; ordered by fence/quiet on ctx. Litmus: MP+put+quiet. */
+ * return); relaxed, scope world; ordered by fence/quiet on ctx. Litmus: MP+quiet+amo,
+ * MP+quiet+amo+2pe, MP+po+amo. */
 void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
-/* Byte gets: return when dest holds the data; relaxed, scope world. Litmus: MP+put+fence+get. */
+/* Byte gets: return when dest holds the data; relaxed, scope world. Litmus: LB+gets+puts,
+ * MP+quiet+get+fence, MP+quiet+get+acquire, WRC+get+quiet. */
 void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
 /* Non-blocking byte gets: dest holds the data after the next quiet on ctx (on cpu: at return);
- * relaxed, scope world. Litmus: MP+put+fence+get. */
+ * relaxed, scope world. Litmus: LB+gets+puts, MP+quiet+get+fence, MP+quiet+get+acquire,
+ * WRC+get+quiet. */
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 

@@ -14,9 +14,11 @@
 SHMEMI_EXTERN_C_BEGIN
 
 /* shmem_[ctx_]TYPENAME_put_signal: returns when source may be reused (on cpu: data and signal
- * delivered); the signal update (atomic SET or ADD) is a release of the data of this put: a PE
- * that observes the signal with signal_wait_until/wait_until/test (acquire) sees the data; scope
- * world. Litmus: MP+putsig, MP+putsig+add, MP+bypass+putsig. */
+ * delivered); the signal update (atomic SET or ADD) is a release of this put's data and of every
+ * put, AMO and signal issued earlier on ctx to the same PE: a PE that observes the signal with
+ * signal_wait_until/wait_until/test (acquire) sees them; scope world. Litmus: MP+putsig+set,
+ * MP+putsig+add, MP+put+putsig, MP+put+putsig+2pe, MP+put+putsig+ctx, SIGADD+2, SIGADD+1+first,
+ * SIGADD+1+second, SIGADD+oop, SIGADD+oop+all, MP+bp+dflt. */
 #define SHMEMI_DECL_PUT_SIGNAL(TYPE, NAME)                                                         \
     void shmem_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems,                  \
                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);       \
@@ -32,7 +34,7 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_PUT_SIGNAL)
 #undef SHMEMI_DECL_PUT_SIGNAL
 
 /* shmem_[ctx_]putSIZE_signal[_nbi]: as the typed forms for elements of SIZE bits. Litmus:
- * MP+putsig. */
+ * MP+putsig+set, MP+putsig+add. */
 #define SHMEMI_DECL_PUT_SIGNAL_SIZE(BITS)                                                          \
     void shmem_put##BITS##_signal(void *dest, const void *source, size_t nelems,                   \
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);        \
@@ -48,7 +50,9 @@ SHMEMI_RMA_BITS(SHMEMI_DECL_PUT_SIGNAL_SIZE)
 #undef SHMEMI_DECL_PUT_SIGNAL_SIZE
 
 /* Byte put-with-signal; returns when source may be reused (on cpu: delivered); the signal update
- * is a release of this put's data, scope world. Litmus: MP+putsig, MP+putsig+add. */
+ * is a release of this put's data, scope world. Litmus: MP+putsig+set, MP+putsig+add,
+ * MP+put+putsig, MP+put+putsig+2pe, MP+put+putsig+ctx, SIGADD+2, SIGADD+1+first, SIGADD+1+second,
+ * SIGADD+oop, SIGADD+oop+all, MP+bp+dflt. */
 void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe);
 void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
@@ -56,23 +60,25 @@ void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, si
 
 /* Non-blocking byte put-with-signal: returns at once, complete at the next quiet on ctx (on cpu:
  * at return); the signal update is a release of this put's data, scope world.
- * Litmus: MP+putsig, MP+bypass+putsig. */
+ * Litmus: MP+putsig+set, MP+putsig+add, MP+put+putsig, MP+put+putsig+2pe, MP+put+putsig+ctx,
+ * SIGADD+2, SIGADD+1+first, SIGADD+1+second, SIGADD+oop, SIGADD+oop+all, MP+bp+dflt. */
 void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
 void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
-/* Returns the value of the local signal word; one atomic load, acquire, scope world.
- * Litmus: MP+putsig. */
+/* Returns the value of the local signal word; one atomic load, relaxed like a get (an acquire
+ * on the cpu platform), scope world.
+ * Litmus: MP+putsig+set, MP+dflt+plain. */
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 
 /* Atomically adds signal to the signal word on pe; returns when done (on cpu); relaxed, ordered
- * by fence/quiet on ctx. Litmus: MP+fence+sigadd. */
+ * by fence/quiet on ctx. Litmus: MP+fence+amo, SIGADD+2. */
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 
 /* Atomically sets the signal word on pe; returns when done (on cpu); relaxed, ordered by
- * fence/quiet on ctx. Litmus: MP+fence+sigset. */
+ * fence/quiet on ctx. Litmus: MP+fence+amo. */
 void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 

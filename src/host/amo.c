@@ -61,9 +61,11 @@ uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void 
     }
     void *r = shmemi_ptr(dest, wpe);
     if (__builtin_expect(r != NULL, 1)) {
-        if (size == 4)
-            return amo32(op, r, (uint32_t)operand, (uint32_t)compare);
-        return amo64(op, r, operand, compare);
+        uint64_t fetched = size == 4 ? amo32(op, r, (uint32_t)operand, (uint32_t)compare)
+                                     : amo64(op, r, operand, compare);
+        /* A fetching AMO returns before any later write of the caller is issued. */
+        SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
+        return fetched;
     }
     size_t offset;
     if (shmemi_segment_of(dest, &offset) < 0)

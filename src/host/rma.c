@@ -167,6 +167,8 @@ void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void 
         return;
     }
     load_bytes(dest, r, len);
+    /* A get returns before any later write of the caller is issued (LB+gets+puts). */
+    SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
 }
 
 /* Checks a blocked strided range under SHMEM_DEBUG: no overflow, inside one symmetric segment
@@ -231,6 +233,7 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
         else
             load_bytes(d + (ptrdiff_t)i * dstep, r + (ptrdiff_t)i * sstep, block_bytes);
     }
+    SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
 }
 
 /* ---- typed, sized and byte forms ---------------------------------------------------------- */
