@@ -1,7 +1,10 @@
 /* shmem_init and shmem_finalize: bootstrap, the symmetric segments (heap and the executable's
  * data), the peers' mappings, then the modules of the layers above. */
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,8 @@ shmemi_state_t shmemi_state;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static const shmemi_transport_ops_t *segment_transport[SHMEMI_MAX_SEGMENTS];
-static int exiting; /* global_exit in progress: no implicit finalize */
+static int exiting;  /* global_exit in progress: no implicit finalize */
+static pid_t pe_pid; /* the PE; a process it forks is not a PE */
 
 /* What every PE tells the others about its segments. */
 typedef struct {
@@ -172,8 +176,32 @@ static void teardown_segments(void) {
  * here; one that exits with an error status leaves that to the launcher. */
 static void finalize_at_exit(int status, void *arg) {
     (void)arg;
-    if (status == 0 && !exiting)
+    if (status == 0 && !exiting && getpid() == pe_pid)
         shmemi_finalize();
+}
+
+/* A child that a PE forks (without exec) is not a PE: give it private copies of the global
+ * variables instead of sharing its parent's, which a MAP_SHARED mapping would do. */
+static void privatize_data_after_fork(void) {
+    for (int s = 1; s < shmemi_state.n_segments; s++) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        int fd = memfd_create("libshmem-child-data", MFD_CLOEXEC);
+        size_t done = 0;
+        while (fd >= 0 && done < seg->size) {
+            long n =
+                syscall(SYS_pwrite64, fd, seg->local_base + done, seg->size - done, (off_t)done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            done += (size_t)n;
+        }
+        if (fd >= 0 && done == seg->size)
+            mmap(seg->local_base, seg->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+                 0);
+        if (fd >= 0)
+            close(fd);
+    }
 }
 
 int shmemi_init(const char *call, int requested) {
@@ -220,9 +248,11 @@ int shmemi_init(const char *call, int requested) {
 
     shmemi_state.thread_level = requested;
     shmemi_state.initialized = 1;
+    pe_pid = getpid();
     static int registered;
     if (!registered) {
         on_exit(finalize_at_exit, NULL);
+        pthread_atfork(NULL, NULL, privatize_data_after_fork);
         registered = 1;
     }
     if (my_pe == 0)
@@ -269,28 +299,4 @@ void shmemi_global_exit(int status) {
     if (shmemi_bootstrap)
         shmemi_bootstrap->global_exit(status);
     exit(status);
-}
-
-/* ---- address translation ------------------------------------------------------------------ */
-
-int shmemi_segment_of(const void *addr, size_t *offset_p) {
-    const char *p = addr;
-    for (int s = 0; s < shmemi_state.n_segments; s++) {
-        const shmemi_segment_t *seg = &shmemi_state.segments[s];
-        if (p >= seg->local_base && p < seg->local_base + seg->size) {
-            *offset_p = (size_t)(p - seg->local_base);
-            return s;
-        }
-    }
-    return -1;
-}
-
-void *shmemi_ptr(const void *addr, int pe) {
-    size_t offset;
-    if ((unsigned)pe >= (unsigned)shmemi_state.n_pes)
-        return NULL;
-    int s = shmemi_segment_of(addr, &offset);
-    if (s < 0 || !shmemi_state.segments[s].peer_base[pe])
-        return NULL;
-    return shmemi_state.segments[s].peer_base[pe] + offset;
 }

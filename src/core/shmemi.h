@@ -1,8 +1,9 @@
 /* The contract between src/core and the layers above it (src/host, src/device) and the
  * transports below it. Everything here is internal: include/ never includes it.
  *
- * Include this header before any public header: the library is built with hidden visibility,
- * and the public API is exported because its first declarations come from the include below. */
+ * The library is built with hidden visibility. A definition of the public API is exported when it
+ * is marked SHMEMI_API, or when this header came before any public header in its file (the
+ * first declarations then come from the include below, with default visibility). */
 #ifndef SHMEMI_H
 #define SHMEMI_H
 
@@ -10,10 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#include <shmem/types.h>
+#else
 #pragma GCC visibility push(default)
 #include <shmem.h>
 #include <shmemx.h>
 #pragma GCC visibility pop
+#endif
+
+/* Marks a definition of the public API as exported (the library builds with hidden visibility). */
+#define SHMEMI_API __attribute__((visibility("default")))
 
 SHMEMI_EXTERN_C_BEGIN
 
@@ -81,13 +89,34 @@ void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int 
 /* Under SHMEM_DEBUG=1: abort unless addr is aligned to align bytes. */
 void shmemi_check_aligned(const char *call, const void *addr, size_t align, int pe);
 
-/* The address of symmetric object addr on PE pe, if pe is load/store reachable, else NULL.
- * Also NULL when addr is not symmetric. The one routing decision of the library: every host
- * operation calls this and takes the load/store path when it is non-NULL, else the transport. */
-void *shmemi_ptr(const void *addr, int pe);
+/* Segment index and offset of a symmetric address; -1 when not symmetric. Inline: every
+ * operation translates addresses. */
+static inline int shmemi_segment_of(const void *addr, size_t *offset_p) {
+    for (int s = 0; s < shmemi_state.n_segments; s++) {
+        const shmemi_segment_t *seg = &shmemi_state.segments[s];
+        size_t offset = (size_t)((uintptr_t)addr - (uintptr_t)seg->local_base);
+        if (offset < seg->size) {
+            *offset_p = offset;
+            return s;
+        }
+    }
+    return -1;
+}
 
-/* Segment index and offset of a symmetric address; -1 when not symmetric. */
-int shmemi_segment_of(const void *addr, size_t *offset_p);
+/* The address of symmetric object addr on PE pe, if pe is load/store reachable, else NULL.
+ * Also NULL when addr is not symmetric or pe is out of range. The one routing decision of the
+ * library: every host operation calls this and takes the load/store path when it is non-NULL,
+ * else the transport. Translation is by (segment, offset): with ASLR each PE maps every segment
+ * at its own address. */
+static inline void *shmemi_ptr(const void *addr, int pe) {
+    size_t offset;
+    if ((unsigned)pe >= (unsigned)shmemi_state.n_pes)
+        return NULL;
+    int s = shmemi_segment_of(addr, &offset);
+    if (s < 0 || !shmemi_state.segments[s].peer_base[pe])
+        return NULL;
+    return shmemi_state.segments[s].peer_base[pe] + offset;
+}
 
 /* PE of this process as far as it is known: my_pe after shmem_init, the launcher's PE number
  * before it, -1 when neither is known. Used in messages. */
@@ -198,6 +227,10 @@ typedef struct shmemi_transport_ops {
                                       size_t size, void **base_p);
     shmemi_status_t (*segment_detach)(void *base, size_t size);
     shmemi_status_t (*segment_destroy)(void *base, size_t size);
+    /* Set or copy bytes within this PE's own segments (shmem_calloc zeroes, shmem_realloc
+     * moves): memset/memcpy for host memory, the GPU's copy engine for device memory. */
+    shmemi_status_t (*local_fill)(void *dest, int value, size_t len);
+    shmemi_status_t (*local_copy)(void *dest, const void *source, size_t len);
     /* Remote access for peers that are not mapped (network transports). */
     shmemi_status_t (*put)(void *dest, const void *source, size_t len, int pe);
     shmemi_status_t (*get)(void *dest, const void *source, size_t len, int pe);

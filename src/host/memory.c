@@ -66,8 +66,8 @@ static void check_alignment(const char *call, size_t alignment) {
 static void *alloc_collective(const char *call, size_t size, size_t align, int zero) {
     shmemi_check_init(call);
     void *ptr = size ? shmemi_heap_alloc(size, align) : NULL;
-    if (ptr && zero)
-        memset(ptr, 0, size);
+    if (ptr && zero && shmemi_transport_local->local_fill(ptr, 0, size) != SHMEMI_OK)
+        shmemi_fatal(call, "cannot zero %zu bytes of the symmetric heap at %p", size, ptr);
     agreement_t mine = {.size = size, .align = align, .ok = size == 0 || ptr != NULL};
     mine.offset = shmemi_state.debug ? heap_offset_of(ptr) : 0;
     if (!agree(call, mine) && ptr) {
@@ -77,11 +77,11 @@ static void *alloc_collective(const char *call, size_t size, size_t align, int z
     return ptr;
 }
 
-void *shmem_malloc(size_t size) {
+SHMEMI_API void *shmem_malloc(size_t size) {
     return alloc_collective("shmem_malloc", size, 0, 0);
 }
 
-void *shmem_calloc(size_t count, size_t size) {
+SHMEMI_API void *shmem_calloc(size_t count, size_t size) {
     size_t total;
     if (__builtin_mul_overflow(count, size, &total)) {
         shmemi_check_init("shmem_calloc");
@@ -92,12 +92,12 @@ void *shmem_calloc(size_t count, size_t size) {
     return alloc_collective("shmem_calloc", total, 0, 1);
 }
 
-void *shmem_align(size_t alignment, size_t size) {
+SHMEMI_API void *shmem_align(size_t alignment, size_t size) {
     check_alignment("shmem_align", alignment);
     return alloc_collective("shmem_align", size, alignment, 0);
 }
 
-void *shmem_malloc_with_hints(size_t size, long hints) {
+SHMEMI_API void *shmem_malloc_with_hints(size_t size, long hints) {
     (void)hints;
     return alloc_collective("shmem_malloc_with_hints", size, 0, 0);
 }
@@ -107,7 +107,7 @@ static void check_block(const char *call, void *ptr) {
         shmemi_fatal(call, "%p is not a block allocated by shmem_malloc and friends", ptr);
 }
 
-void shmem_free(void *ptr) {
+SHMEMI_API void shmem_free(void *ptr) {
     shmemi_check_init("shmem_free");
     check_block("shmem_free", ptr);
     agreement_t mine = {.offset = heap_offset_of(ptr), .ok = 1};
@@ -115,7 +115,7 @@ void shmem_free(void *ptr) {
     shmemi_heap_free(ptr);
 }
 
-void *shmem_realloc(void *ptr, size_t size) {
+SHMEMI_API void *shmem_realloc(void *ptr, size_t size) {
     const char *call = "shmem_realloc";
     shmemi_check_init(call);
     if (!ptr)
@@ -135,8 +135,10 @@ void *shmem_realloc(void *ptr, size_t size) {
         result = ptr;
     } else {
         result = shmemi_heap_alloc(size, 0);
-        if (result)
-            memcpy(result, ptr, old_size < size ? old_size : size);
+        if (result && shmemi_transport_local->local_copy(
+                          result, ptr, old_size < size ? old_size : size) != SHMEMI_OK)
+            shmemi_fatal(call, "cannot move a block of the symmetric heap from %p to %p", ptr,
+                         result);
     }
     agreement_t exit = {.size = size, .ok = result != NULL};
     exit.offset = shmemi_state.debug ? heap_offset_of(result) : 0;
@@ -153,16 +155,16 @@ void *shmem_realloc(void *ptr, size_t size) {
     return NULL;
 }
 
-void *shmalloc(size_t size) {
+SHMEMI_API void *shmalloc(size_t size) {
     return alloc_collective("shmalloc", size, 0, 0);
 }
-void shfree(void *ptr) {
+SHMEMI_API void shfree(void *ptr) {
     shmem_free(ptr);
 }
-void *shrealloc(void *ptr, size_t size) {
+SHMEMI_API void *shrealloc(void *ptr, size_t size) {
     return shmem_realloc(ptr, size);
 }
-void *shmemalign(size_t alignment, size_t size) {
+SHMEMI_API void *shmemalign(size_t alignment, size_t size) {
     check_alignment("shmemalign", alignment);
     return alloc_collective("shmemalign", size, alignment, 0);
 }

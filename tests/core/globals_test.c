@@ -3,6 +3,8 @@
 #include "pe_check.h"
 
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 long initialized_global = 42;
 int zero_global[4096];
@@ -40,6 +42,18 @@ int main(void) {
 
     /* And read back from the peer through the same translation. */
     CHECK(*(long *)shmem_ptr(&initialized_global, left) == 100 + (left + n - 1) % n);
+    sync_pes();
+
+    /* A forked child is not a PE: its globals are its own, and its exit finalizes nothing. */
+    long before = initialized_global;
+    pid_t child = fork();
+    if (child == 0) {
+        initialized_global = -1;
+        exit(initialized_global == -1 ? 0 : 1);
+    }
+    int status = -1;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(initialized_global == before);
     sync_pes();
     shmem_finalize();
     if (me == 0)
