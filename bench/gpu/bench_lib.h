@@ -116,6 +116,16 @@ static inline int bl_ctx_create_bypass(bl_ctx_t *ctx) {
     *ctx = BL_CTX_DEFAULT;
     return -1;
 }
+/* Stream-ordered host forms. */
+static inline void bl_putmem_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
+    nvshmemx_putmem_on_stream(d, s, n, pe, st);
+}
+static inline void bl_quiet_on_stream(cudaStream_t st) {
+    nvshmemx_quiet_on_stream(st);
+}
+static inline void bl_barrier_all_on_stream(cudaStream_t st) {
+    nvshmemx_barrier_all_on_stream(st);
+}
 static inline void bl_ctx_destroy(bl_ctx_t) {}
 
 template <int G>
@@ -226,6 +236,15 @@ static inline void bl_barrier_host(void) {
 static inline int bl_ctx_create_bypass(bl_ctx_t *ctx) {
     return shmem_ctx_create(SHMEMX_CTX_BYPASS, ctx);
 }
+static inline void bl_putmem_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
+    shmemx_putmem_on_stream(d, s, n, pe, st);
+}
+static inline void bl_quiet_on_stream(cudaStream_t st) {
+    shmemx_quiet_on_stream(st);
+}
+static inline void bl_barrier_all_on_stream(cudaStream_t st) {
+    shmemx_barrier_all_on_stream(st);
+}
 static inline void bl_ctx_destroy(bl_ctx_t ctx) {
     if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
@@ -282,17 +301,17 @@ __device__ __forceinline__ void bl_put_signal_nbi(bl_ctx_t ctx, void *d, const v
 __device__ __forceinline__ void bl_signal_wait_ge(bl_ctx_t ctx, uint64_t *sig, uint64_t v) {
     shmemx_ctx_signal_wait_until(ctx, sig, SHMEM_CMP_GE, v);
 }
-/* Payload that arrived through ctx: plain load on the default context, bypass load (shmem_g of
- * this PE's own copy) on a BYPASS context. */
+/* Payload that arrived through ctx: plain load on the default context, bypass load on a BYPASS
+ * context. */
 template <typename T> __device__ __forceinline__ T bl_payload_load(bl_ctx_t ctx, const T *p);
 template <> __device__ __forceinline__ uint64_t bl_payload_load(bl_ctx_t ctx, const uint64_t *p) {
     if (ctx != SHMEM_CTX_DEFAULT)
-        return shmem_uint64_g(p, shmem_my_pe());
+        return shmemx_uint64_ld_bypass(p);
     return *p;
 }
 template <> __device__ __forceinline__ uint32_t bl_payload_load(bl_ctx_t ctx, const uint32_t *p) {
     if (ctx != SHMEM_CTX_DEFAULT)
-        return shmem_uint32_g(p, shmem_my_pe());
+        return shmemx_uint32_ld_bypass(p);
     return *p;
 }
 __device__ __forceinline__ long bl_long_fetch_add(long *d, long v, int pe) {

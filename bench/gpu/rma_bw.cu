@@ -62,11 +62,15 @@ template <int Op> static const void *kernel_for(int scope) {
     return (const void *)rma_bw_kernel<BL_THREAD, Op>;
 }
 
+/* The grid barrier's counter is cleared before the launch, outside the timed region. */
+static void reset_grid_counter(void) {
+    BL_CHECK(cudaMemsetAsync(bench.grid_ctr, 0, sizeof(unsigned int), 0));
+}
+
 template <int Op>
 static void launch(const bench_opts &o, char *remote, char *local, size_t size, long iters,
                    bl_ctx_t ctx) {
     int peer = 1 - bench.me;
-    BL_CHECK(cudaMemsetAsync(bench.grid_ctr, 0, sizeof(unsigned int), 0));
     void *args[] = {&remote, &local, &size, &peer, &iters, &bench.grid_ctr, &ctx};
     BL_CHECK(
         cudaLaunchKernel(kernel_for<Op>(o.scope), dim3(o.blocks), dim3(o.threads), args, 0, 0));
@@ -107,6 +111,7 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
             bench_poison(target, max);
             bl_barrier_host();
             if (sender) {
+                reset_grid_counter();
                 launch<Op>(o, remote, local, size, 1, ctx);
                 BL_CHECK(cudaGetLastError());
                 BL_CHECK(cudaDeviceSynchronize());
@@ -122,6 +127,7 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
             for (long w = 0; w < o.warmup; w++) {
                 bl_barrier_host();
                 if (sender) {
+                    reset_grid_counter();
                     launch<Op>(o, remote, local, size, iters, ctx);
                     BL_CHECK(cudaDeviceSynchronize());
                 }
@@ -131,6 +137,7 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
                 bl_barrier_host();
                 double mine = 0;
                 if (sender) {
+                    reset_grid_counter();
                     float ms = bench_time([&] { launch<Op>(o, remote, local, size, iters, ctx); });
                     mine = (double)size * iters / (ms * 1e6);
                 }
