@@ -229,9 +229,8 @@ static int row_starts(scan_t *s) {
         return 1;
     if (scan_peek_ident(s, word, sizeof word) < 0)
         return 0;
-    return (strcmp(word, "r") == 0 || strcmp(word, "w") == 0 || strcmp(word, "rmw") == 0 ||
-            strcmp(word, "f") == 0) &&
-           s->p[strlen(word)] == '[';
+    /* Any NAME[ starts an instruction, so that an unknown one is reported as such. */
+    return s->p[strlen(word)] == '[';
 }
 
 static int parse_rows(scan_t *s, litmus_test_t *t) {
