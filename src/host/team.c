@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "coll_internal.h"
+#include "host/ctx_internal.h"
+#include "host/rma_internal.h"
 
 shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
 shmemi_coll_config_t shmemi_coll_config;
@@ -33,12 +35,10 @@ void shmemi_coll_relax(unsigned *spins) {
 }
 
 void shmemi_coll_quiet(void) {
-    /* The transport's quiet; on the shm transport a full fence. */
+    /* Quiet on the default context: drain this thread's non-temporal (BYPASS) stores, then the
+     * transport's quiet, a full fence on the shm transport. */
+    shmemi_nt_drain();
     shmemi_transport_local->quiet();
-#if defined(__x86_64__) || defined(__i386__)
-    /* Non-temporal stores are weakly ordered; sfence drains them. */
-    __builtin_ia32_sfence();
-#endif
 }
 
 /* ---- tokens and barrier --------------------------------------------------------------------- */
@@ -252,6 +252,37 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe) {
     if (t == NULL || pe < 0 || pe >= t->size)
         return NULL;
     return shmemi_ptr(dest, shmemi_team_world_pe(t, pe));
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx) {
+    static const char call[] = "shmem_team_create_ctx";
+    shmemi_check_init(call);
+    if (ctx == NULL)
+        shmemi_fatal(call, "ctx is NULL");
+    shmemi_team_state_t *t = team_lookup(team);
+    if (t == NULL) {
+        *ctx = SHMEM_CTX_INVALID;
+        return -1;
+    }
+    /* The world team is the context layer's NULL team, which takes its fast path. */
+    struct shmemi_team *handle = team == SHMEM_TEAM_WORLD ? NULL : team;
+    return shmemi_ctx_create(call, options, handle, t->start, t->stride, t->size, ctx) == SHMEMI_OK
+               ? 0
+               : -1;
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) {
+    static const char call[] = "shmem_ctx_get_team";
+    shmemi_check_init(call);
+    if (team == NULL)
+        shmemi_fatal(call, "team is NULL");
+    if (ctx == SHMEM_CTX_INVALID || (ctx != SHMEM_CTX_DEFAULT && ctx->magic != SHMEMI_CTX_MAGIC)) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    const struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    *team = c->team == NULL ? SHMEM_TEAM_WORLD : c->team;
+    return 0;
 }
 
 static void team_init_slot(int slot, int start, int stride, int size, int my_index,

@@ -110,7 +110,36 @@ int main(void) {
             members[i] = 4 * i;
         check_team(quarter, members, qsize, "quarter");
         shmem_team_destroy(quarter);
+        /* A context on the team: PE numbers are team indices. The sync keeps the puts out of
+         * the quarter team's collectives above. */
+        shmem_team_sync(even);
+        shmem_ctx_t ctx;
+        shmem_team_t got_team = SHMEM_TEAM_INVALID;
+        CHECK(shmem_team_create_ctx(even, 0, &ctx) == 0, "team_create_ctx");
+        CHECK(shmem_ctx_get_team(ctx, &got_team) == 0 && got_team == even, "ctx_get_team");
+        int right = (shmem_team_my_pe(even) + 1) % size;
+        shmem_ctx_long_p(ctx, &ldst[0], 5000 + me, right);
+        shmem_ctx_quiet(ctx);
+        shmem_team_sync(even);
+        int left = (shmem_team_my_pe(even) - 1 + size) % size;
+        CHECK(ldst[0] == 5000 + 2 * left, "put on the team context: got %ld", ldst[0]);
+        shmem_team_sync(even);
+        shmem_ctx_destroy(ctx);
     }
+    shmem_ctx_t bad_ctx;
+    shmem_team_t ctx_team = SHMEM_TEAM_INVALID;
+    CHECK(shmem_team_create_ctx(SHMEM_TEAM_INVALID, 0, &bad_ctx) != 0 &&
+              bad_ctx == SHMEM_CTX_INVALID,
+          "team_create_ctx on SHMEM_TEAM_INVALID");
+    CHECK(shmem_ctx_get_team(SHMEM_CTX_DEFAULT, &ctx_team) == 0 && ctx_team == SHMEM_TEAM_WORLD,
+          "default context's team");
+    CHECK(shmem_ctx_get_team(SHMEM_CTX_INVALID, &ctx_team) != 0 && ctx_team == SHMEM_TEAM_INVALID,
+          "invalid context's team");
+    shmem_ctx_t world_ctx;
+    CHECK(shmem_team_create_ctx(SHMEM_TEAM_WORLD, 0, &world_ctx) == 0, "world ctx");
+    CHECK(shmem_ctx_get_team(world_ctx, &ctx_team) == 0 && ctx_team == SHMEM_TEAM_WORLD,
+          "world context's team");
+    shmem_ctx_destroy(world_ctx);
     shmem_team_destroy(even);
 
     /* The world reversed (negative stride). */
