@@ -371,13 +371,12 @@ static int build_events(exec_ctx_t *c) {
         if (m->region_tags) {
             int rt = t->region[l][0] ? cat_find_tag(m, t->region[l]) : -1;
             if (!t->region[l][0])
-                return litmus_fail(c->err, t->file, 1, 1,
-                                   "location '%s' has no region (add it to the regions: line)",
-                                   t->locs[l]);
+                return fail_at(c, t->file, t->loc_pos[l],
+                               "location '%s' has no region (add it to the regions: line)",
+                               t->locs[l]);
             if (rt < 0 || !(m->region_tags >> rt & 1))
-                return litmus_fail(c->err, t->file, 1, 1,
-                                   "region '%s' of location '%s' is not declared by the bell",
-                                   t->region[l], t->locs[l]);
+                return fail_at(c, t->file, t->region_pos[l],
+                               "region '%s' is not declared by the bell file", t->region[l]);
             region = UINT64_C(1) << rt;
         } else if (t->has_regions) {
             return litmus_fail(c->err, t->file, 1, 1, "the bell file declares no regions");

@@ -21,6 +21,8 @@ static int intern_loc(scan_t *s, litmus_test_t *t, const char *name) {
     if (t->nlocs == LITMUS_MAX_LOCS)
         return scan_error(s, "more than %d locations", LITMUS_MAX_LOCS) - 1;
     snprintf(t->locs[t->nlocs], LITMUS_NAME_LEN, "%s", name);
+    t->loc_pos[t->nlocs].line = s->line;
+    t->loc_pos[t->nlocs].col = s->col - (int)strlen(name);
     t->init[t->nlocs] = 0;
     t->region[t->nlocs][0] = '\0';
     return t->nlocs++;
@@ -381,6 +383,8 @@ static int parse_regions(scan_t *s, litmus_test_t *t) {
         if (scan_expect(s, ":", "between a location and its region") < 0)
             return -1;
         scan_skip(s, 0);
+        t->region_pos[loc].line = s->line;
+        t->region_pos[loc].col = s->col;
         if (scan_ident(s, t->region[loc], LITMUS_NAME_LEN, "a region name") < 0)
             return -1;
         scan_skip(s, 0);
