@@ -371,13 +371,12 @@ static int build_events(exec_ctx_t *c) {
         if (m->region_tags) {
             int rt = t->region[l][0] ? cat_find_tag(m, t->region[l]) : -1;
             if (!t->region[l][0])
-                return litmus_fail(c->err, t->file, 1, 1,
-                                   "location '%s' has no region (add it to the regions: line)",
-                                   t->locs[l]);
+                return fail_at(c, t->file, t->loc_pos[l],
+                               "location '%s' has no region (add it to the regions: line)",
+                               t->locs[l]);
             if (rt < 0 || !(m->region_tags >> rt & 1))
-                return litmus_fail(c->err, t->file, 1, 1,
-                                   "region '%s' of location '%s' is not declared by the bell",
-                                   t->region[l], t->locs[l]);
+                return fail_at(c, t->file, t->region_pos[l],
+                               "region '%s' is not declared by the bell file", t->region[l]);
             region = UINT64_C(1) << rt;
         } else if (t->has_regions) {
             return litmus_fail(c->err, t->file, 1, 1, "the bell file declares no regions");
@@ -915,15 +914,9 @@ static int visit_eval(exec_ctx_t *c, void *arg) {
 int exec_eval_name(const cat_model_t *m, const litmus_test_t *t, long k, const char *name,
                    int *is_rel, uint64_t rows[EXEC_MAX_EVENTS], uint64_t *set, int *nevents,
                    litmus_error_t *err) {
-    int slot = -1;
-    for (int i = 0; i < m->nstmts; i++)
-        if (m->stmts[i].kind == CAT_LET && strcmp(m->stmts[i].name, name) == 0)
-            slot = m->stmts[i].slot;
-    for (int i = 0; i < m->nexprs && slot < 0; i++)
-        if (m->exprs[i].op == CAT_VAR && strcmp(m->exprs[i].name, name) == 0)
-            slot = m->exprs[i].slot;
+    int slot = cat_resolve_name(m, name);
     if (slot < 0)
-        return litmus_fail(err, m->cat_file, 0, 0, "the model does not use the name '%s'", name);
+        return litmus_fail(err, m->cat_file, 0, 0, "the model defines no name '%s'", name);
     exec_ctx_t *c = malloc(sizeof *c);
     if (!c)
         return litmus_fail(err, t->file, 0, 0, "out of memory");
