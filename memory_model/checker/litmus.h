@@ -96,7 +96,9 @@ typedef struct litmus_test {
     int nlocs;
     char locs[LITMUS_MAX_LOCS][LITMUS_NAME_LEN];
     int64_t init[LITMUS_MAX_LOCS];
+    litmus_pos_t loc_pos[LITMUS_MAX_LOCS];         /* where each location first appears */
     char region[LITMUS_MAX_LOCS][LITMUS_NAME_LEN]; /* "" when regions: does not name it */
+    litmus_pos_t region_pos[LITMUS_MAX_LOCS];
     int has_regions;
     int nthreads;
     litmus_thread_t threads[LITMUS_MAX_THREADS];

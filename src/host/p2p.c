@@ -181,7 +181,7 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT)
         return NAME##_test_some("shmem_" #NAME "_test_some_vector", ivars, nelems, indices,        \
                                 status, cmp, cmp_values, 0);                                       \
     }
-SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DEF_WAIT_MULTI)
+SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT_MULTI)
 #undef SHMEMI_DEF_WAIT_MULTI
 
 static uint64_t signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
