@@ -126,6 +126,10 @@ int cat_parse_model_text(const char *bell_file, const char *bell_text, const cha
 /* Infers set or relation for every term and reports the first mismatch (called by the parser). */
 int cat_check_types(cat_model_t *m, litmus_error_t *err);
 
+/* The environment slot of `name` after the whole model (its last let, a predefined name, a tag set
+ * or a scope relation), or -1. */
+int cat_resolve_name(const cat_model_t *m, const char *name);
+
 /* The index of tag `name` in the bell, or -1. */
 int cat_find_tag(const cat_model_t *m, const char *name);
 

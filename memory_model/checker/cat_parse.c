@@ -35,6 +35,28 @@ int cat_find_tag(const cat_model_t *m, const char *name) {
     return -1;
 }
 
+static int capitalized_equals(const char *tag, const char *name) {
+    if (!tag[0] || toupper((unsigned char)tag[0]) != name[0])
+        return 0;
+    return strcmp(tag + 1, name + 1) == 0;
+}
+
+int cat_resolve_name(const cat_model_t *m, const char *name) {
+    for (int i = m->nstmts - 1; i >= 0; i--)
+        if (m->stmts[i].kind == CAT_LET && strcmp(m->stmts[i].name, name) == 0)
+            return m->stmts[i].slot;
+    for (int i = 0; i < CAT_SLOT_FIRST_TAG; i++)
+        if (strcmp(predefined[i], name) == 0)
+            return i;
+    for (int i = 0; i < m->ntags; i++)
+        if (capitalized_equals(m->tags[i], name))
+            return CAT_SLOT_FIRST_TAG + i;
+    for (int i = 0; i < m->nlevels; i++)
+        if (strcmp(m->tags[m->levels[i]], name) == 0)
+            return CAT_SLOT_FIRST_TAG + m->ntags + i;
+    return -1;
+}
+
 static int skip(cat_parser_t *p) {
     return scan_skip(&p->s, 1);
 }
@@ -71,27 +93,13 @@ static int new_expr(cat_parser_t *p, cat_op_t op, int line, int col) {
     return m->nexprs++;
 }
 
-static int capitalized_equals(const char *tag, const char *name) {
-    if (!tag[0] || toupper((unsigned char)tag[0]) != name[0])
-        return 0;
-    return strcmp(tag + 1, name + 1) == 0;
-}
-
 static int resolve(cat_parser_t *p, const char *name) {
     for (int i = p->nbound - 1; i >= 0; i--)
         if (strcmp(p->bound[i], name) == 0)
             return p->bound_slot[i];
-    for (int i = 0; i < CAT_SLOT_FIRST_TAG; i++)
-        if (strcmp(predefined[i], name) == 0)
-            return i;
-    const cat_model_t *m = p->m;
-    for (int i = 0; i < m->ntags; i++)
-        if (capitalized_equals(m->tags[i], name))
-            return CAT_SLOT_FIRST_TAG + i;
-    for (int i = 0; i < m->nlevels; i++)
-        if (strcmp(m->tags[m->levels[i]], name) == 0)
-            return CAT_SLOT_FIRST_TAG + m->ntags + i;
-    return -1;
+    int slot = cat_resolve_name(p->m, name);
+    /* Lets of the model are visible only once bound, which the loop above covers. */
+    return slot >= CAT_SLOT_FIRST_TAG + p->m->ntags + p->m->nlevels ? -1 : slot;
 }
 
 static int parse_expr(cat_parser_t *p, int depth);
@@ -450,12 +458,14 @@ static int parse_level_order(cat_parser_t *p, const char *fname) {
 static int parse_instructions(cat_parser_t *p) {
     scan_t *s = &p->s;
     cat_model_t *m = p->m;
-    int line = s->line, col = s->col;
     if (m->ngroups == CAT_MAX_GROUPS)
         return scan_error(s, "more than %d instructions declarations", CAT_MAX_GROUPS);
     cat_group_t *g = &m->groups[m->ngroups];
     memset(g, 0, sizeof *g);
-    if (skip(p) < 0 || scan_ident(s, g->kind, sizeof g->kind, "R, W, RMW or F") < 0)
+    if (skip(p) < 0)
+        return -1;
+    int line = s->line, col = s->col;
+    if (scan_ident(s, g->kind, sizeof g->kind, "R, W, RMW or F") < 0)
         return -1;
     if (strcmp(g->kind, "R") && strcmp(g->kind, "W") && strcmp(g->kind, "RMW") &&
         strcmp(g->kind, "F"))

@@ -61,6 +61,7 @@ static void rel_clear(value_t *v, int is_rel) {
 }
 
 static void rel_plus(value_t *v, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)
             if (v->row[i] >> k & 1)
@@ -68,6 +69,7 @@ static void rel_plus(value_t *v, int n) {
 }
 
 static void rel_seq(const value_t *a, const value_t *b, value_t *out, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     rel_clear(out, 1);
     for (int i = 0; i < n; i++) {
         uint64_t r = a->row[i], acc = 0;
@@ -81,6 +83,7 @@ static void rel_seq(const value_t *a, const value_t *b, value_t *out, int n) {
 }
 
 static void rel_inverse(const value_t *a, value_t *out, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     rel_clear(out, 1);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
@@ -89,6 +92,7 @@ static void rel_inverse(const value_t *a, value_t *out, int n) {
 }
 
 static int rel_irreflexive(const value_t *v, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     for (int i = 0; i < n; i++)
         if (v->row[i] >> i & 1)
             return 0;
@@ -96,6 +100,7 @@ static int rel_irreflexive(const value_t *v, int n) {
 }
 
 static int value_empty(const value_t *v, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     if (!v->is_rel)
         return v->set == 0;
     for (int i = 0; i < n; i++)
@@ -371,13 +376,12 @@ static int build_events(exec_ctx_t *c) {
         if (m->region_tags) {
             int rt = t->region[l][0] ? cat_find_tag(m, t->region[l]) : -1;
             if (!t->region[l][0])
-                return litmus_fail(c->err, t->file, 1, 1,
-                                   "location '%s' has no region (add it to the regions: line)",
-                                   t->locs[l]);
+                return fail_at(c, t->file, t->loc_pos[l],
+                               "location '%s' has no region (add it to the regions: line)",
+                               t->locs[l]);
             if (rt < 0 || !(m->region_tags >> rt & 1))
-                return litmus_fail(c->err, t->file, 1, 1,
-                                   "region '%s' of location '%s' is not declared by the bell",
-                                   t->region[l], t->locs[l]);
+                return fail_at(c, t->file, t->region_pos[l],
+                               "region '%s' is not declared by the bell file", t->region[l]);
             region = UINT64_C(1) << rt;
         } else if (t->has_regions) {
             return litmus_fail(c->err, t->file, 1, 1, "the bell file declares no regions");
@@ -915,15 +919,9 @@ static int visit_eval(exec_ctx_t *c, void *arg) {
 int exec_eval_name(const cat_model_t *m, const litmus_test_t *t, long k, const char *name,
                    int *is_rel, uint64_t rows[EXEC_MAX_EVENTS], uint64_t *set, int *nevents,
                    litmus_error_t *err) {
-    int slot = -1;
-    for (int i = 0; i < m->nstmts; i++)
-        if (m->stmts[i].kind == CAT_LET && strcmp(m->stmts[i].name, name) == 0)
-            slot = m->stmts[i].slot;
-    for (int i = 0; i < m->nexprs && slot < 0; i++)
-        if (m->exprs[i].op == CAT_VAR && strcmp(m->exprs[i].name, name) == 0)
-            slot = m->exprs[i].slot;
+    int slot = cat_resolve_name(m, name);
     if (slot < 0)
-        return litmus_fail(err, m->cat_file, 0, 0, "the model does not use the name '%s'", name);
+        return litmus_fail(err, m->cat_file, 0, 0, "the model defines no name '%s'", name);
     exec_ctx_t *c = malloc(sizeof *c);
     if (!c)
         return litmus_fail(err, t->file, 0, 0, "out of memory");

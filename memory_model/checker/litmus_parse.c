@@ -21,6 +21,8 @@ static int intern_loc(scan_t *s, litmus_test_t *t, const char *name) {
     if (t->nlocs == LITMUS_MAX_LOCS)
         return scan_error(s, "more than %d locations", LITMUS_MAX_LOCS) - 1;
     snprintf(t->locs[t->nlocs], LITMUS_NAME_LEN, "%s", name);
+    t->loc_pos[t->nlocs].line = s->line;
+    t->loc_pos[t->nlocs].col = s->col - (int)strlen(name);
     t->init[t->nlocs] = 0;
     t->region[t->nlocs][0] = '\0';
     return t->nlocs++;
@@ -229,9 +231,8 @@ static int row_starts(scan_t *s) {
         return 1;
     if (scan_peek_ident(s, word, sizeof word) < 0)
         return 0;
-    return (strcmp(word, "r") == 0 || strcmp(word, "w") == 0 || strcmp(word, "rmw") == 0 ||
-            strcmp(word, "f") == 0) &&
-           s->p[strlen(word)] == '[';
+    /* Any NAME[ starts an instruction, so that an unknown one is reported as such. */
+    return s->p[strlen(word)] == '[';
 }
 
 static int parse_rows(scan_t *s, litmus_test_t *t) {
@@ -382,6 +383,8 @@ static int parse_regions(scan_t *s, litmus_test_t *t) {
         if (scan_expect(s, ":", "between a location and its region") < 0)
             return -1;
         scan_skip(s, 0);
+        t->region_pos[loc].line = s->line;
+        t->region_pos[loc].col = s->col;
         if (scan_ident(s, t->region[loc], LITMUS_NAME_LEN, "a region name") < 0)
             return -1;
         scan_skip(s, 0);
