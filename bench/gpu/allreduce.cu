@@ -211,6 +211,6 @@ static bench_opts ar_defaults() {
 }
 
 static bench_register reg("allreduce",
-                          "float32 sum all-reduce on put-with-signal (oneshot, "
-                          "twoshot), in one kernel, us",
+                          "float32 all-reduce (oneshot, twoshot) and all-gather on "
+                          "put-with-signal, in one kernel, us",
                           ar_defaults(), run_allreduce);
