@@ -1,5 +1,8 @@
 /* The contract between src/core and the layers above it (src/host, src/device) and the
- * transports below it. Everything here is internal: include/ never includes it. */
+ * transports below it. Everything here is internal: include/ never includes it.
+ *
+ * Include this header before any public header: the library is built with hidden visibility,
+ * and the public API is exported because its first declarations come from the include below. */
 #ifndef SHMEMI_H
 #define SHMEMI_H
 
@@ -7,7 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <shmem/types.h>
+#pragma GCC visibility push(default)
+#include <shmem.h>
+#include <shmemx.h>
+#pragma GCC visibility pop
+
+/* Marks a definition of the public API as exported (the library builds with hidden visibility). */
+#define SHMEMI_API __attribute__((visibility("default")))
+
+SHMEMI_EXTERN_C_BEGIN
 
 /* One status enum for the whole library: OK = 0, in progress > 0, errors < 0. */
 typedef enum {
@@ -24,8 +35,8 @@ typedef enum {
 
 /* Print "libshmem: PE <me>: <call>: <message>" on stderr, then end the whole job (every PE) with
  * a non-zero status. Used for every bad input; never returns. */
-_Noreturn void shmemi_fatal(const char *call, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+__attribute__((noreturn, format(printf, 2, 3))) void shmemi_fatal(const char *call, const char *fmt,
+                                                                  ...);
 /* Same prefix, once, without ending anything. */
 void shmemi_warn(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Printed only when SHMEM_DEBUG=1. */
@@ -56,6 +67,13 @@ typedef struct {
 
 extern shmemi_state_t shmemi_state;
 
+/* The work of shmem_init_thread / shmem_finalize / shmem_global_exit (src/host/setup.c holds the
+ * public names). shmemi_init is a no-op when already initialized and returns the granted thread
+ * level; shmemi_finalize is a no-op unless initialized. */
+int shmemi_init(const char *call, int requested);
+void shmemi_finalize(void);
+__attribute__((noreturn)) void shmemi_global_exit(int status);
+
 /* Abort with a clear message unless the library is initialized. */
 void shmemi_check_init(const char *call);
 /* Abort unless 0 <= pe < n_pes (always checked, not only under SHMEM_DEBUG). */
@@ -66,13 +84,56 @@ void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int 
 /* Under SHMEM_DEBUG=1: abort unless addr is aligned to align bytes. */
 void shmemi_check_aligned(const char *call, const void *addr, size_t align, int pe);
 
-/* The address of symmetric object addr on PE pe, if pe is load/store reachable, else NULL.
- * Also NULL when addr is not symmetric. The one routing decision of the library: every host
- * operation calls this and takes the load/store path when it is non-NULL, else the transport. */
-void *shmemi_ptr(const void *addr, int pe);
+/* Segment index and offset of a symmetric address; -1 when not symmetric. Inline: every
+ * operation translates addresses. */
+static inline int shmemi_segment_of(const void *addr, size_t *offset_p) {
+    for (int s = 0; s < shmemi_state.n_segments; s++) {
+        const shmemi_segment_t *seg = &shmemi_state.segments[s];
+        size_t offset = (size_t)((uintptr_t)addr - (uintptr_t)seg->local_base);
+        if (offset < seg->size) {
+            *offset_p = offset;
+            return s;
+        }
+    }
+    return -1;
+}
 
-/* Segment index and offset of a symmetric address; -1 when not symmetric. */
-int shmemi_segment_of(const void *addr, size_t *offset_p);
+/* The address of symmetric object addr on PE pe, if pe is load/store reachable, else NULL.
+ * Also NULL when addr is not symmetric or pe is out of range. The one routing decision of the
+ * library: every host operation calls this and takes the load/store path when it is non-NULL,
+ * else the transport. Translation is by (segment, offset): with ASLR each PE maps every segment
+ * at its own address. */
+static inline void *shmemi_ptr(const void *addr, int pe) {
+    size_t offset;
+    if ((unsigned)pe >= (unsigned)shmemi_state.n_pes)
+        return NULL;
+    int s = shmemi_segment_of(addr, &offset);
+    if (s < 0 || !shmemi_state.segments[s].peer_base[pe])
+        return NULL;
+    return shmemi_state.segments[s].peer_base[pe] + offset;
+}
+
+/* PE of this process as far as it is known: my_pe after shmem_init, the launcher's PE number
+ * before it, -1 when neither is known. Used in messages. */
+int shmemi_my_pe_for_messages(void);
+
+/* A full (sequentially consistent) memory fence. GCC's TSan rejects __atomic_thread_fence; there
+ * a sequentially consistent read-modify-write on a private word (a locked instruction on x86,
+ * a full barrier on the others) is the fence. */
+#if defined(__SANITIZE_THREAD__)
+static inline void shmemi_full_fence(void) {
+    static int shmemi_fence_word;
+    __atomic_fetch_add(&shmemi_fence_word, 0, __ATOMIC_SEQ_CST);
+}
+#else
+static inline void shmemi_full_fence(void) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#endif
+
+/* quiet on every transport, a full memory fence, then the bootstrap barrier. The barrier inside
+ * the memory management routines; the public shmem_barrier_all lives in src/host. */
+void shmemi_barrier_internal(void);
 
 /* ---- modules of the layers above core (src/host, src/device) ------------------------------- */
 
@@ -99,9 +160,16 @@ shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p);
 
 /* ---- symmetric heap (src/core/heap.c) ------------------------------------------------------ */
 
-/* Deterministic allocator over segment 0. Collective callers get the same offsets everywhere. */
+/* Deterministic allocator over segment 0. Collective callers get the same offsets everywhere.
+ * Local only: no barrier, no check that the other PEs agree (src/host/memory.c adds both).
+ * align is a power of two (0 means the default, 64 bytes). Returns NULL when the heap has no
+ * room or size is 0. Thread-safe. */
 void *shmemi_heap_alloc(size_t size, size_t align);
 void shmemi_heap_free(void *ptr);
+/* Grow or shrink the block at ptr in place; SHMEMI_ERR_NOMEM when it cannot. */
+shmemi_status_t shmemi_heap_resize(void *ptr, size_t size);
+/* Usable size of the block at ptr; 0 when ptr is not the start of a live block. */
+size_t shmemi_heap_block_size(const void *ptr);
 
 /* ---- bootstrap (src/core/bootstrap*.c) ----------------------------------------------------- */
 
@@ -116,6 +184,10 @@ typedef struct shmemi_bootstrap_ops {
 } shmemi_bootstrap_ops_t;
 
 extern const shmemi_bootstrap_ops_t *shmemi_bootstrap;
+
+/* Picks the bootstrap (shmemrun when SHMEM_JOB_SOCKET is set, else a single PE), connects, and
+ * sets shmemi_bootstrap. Fails the job on error. */
+void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p);
 
 /* ---- transports (src/transport/<name>/) ---------------------------------------------------- */
 
@@ -158,7 +230,34 @@ typedef struct shmemi_transport_ops {
     shmemi_status_t (*quiet)(void);
 } shmemi_transport_ops_t;
 
-/* The intra-node transport of this platform (shm on cpu, ipc on GPUs). */
+/* Reports "unsupported"; every slot a transport does not implement points to one of these. */
+shmemi_status_t shmemi_transport_unsupported_put(void *dest, const void *source, size_t len,
+                                                 int pe);
+shmemi_status_t shmemi_transport_unsupported_get(void *dest, const void *source, size_t len,
+                                                 int pe);
+shmemi_status_t shmemi_transport_unsupported_amo(shmemi_amo_op_t op, void *dest, void *fetch_p,
+                                                 const void *operand, const void *compare,
+                                                 size_t size, int pe);
+
+/* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
+ * holds the data segments of the executable. */
+extern const shmemi_transport_ops_t shmemi_transport_shm_ops;
+
+/* The seam for the heap (segment 0). On the cpu platform the heap lives in an shm segment. A GPU
+ * platform puts it in device memory instead: its transport (ipc) implements the same segment
+ * operations (segment_create gives device memory and an IPC handle in the blob, segment_attach
+ * opens a peer's handle) and selects itself from a constructor, before shmem_init:
+ *   __attribute__((constructor)) static void pick(void) { shmemi_heap_transport_set(&ipc_ops); }
+ * shmem_init then calls init, segment_create, allgathers the blobs and calls segment_attach for
+ * every peer on that transport; data segments stay on shm whatever the heap uses. */
+void shmemi_heap_transport_set(const shmemi_transport_ops_t *ops);
+
+/* The transport that holds the heap (shm unless a GPU transport selected itself); the intra-node
+ * transport of this platform. Valid after shmem_init. */
 extern const shmemi_transport_ops_t *shmemi_transport_local;
+/* The transport that shmem_init will put the heap on. */
+const shmemi_transport_ops_t *shmemi_heap_transport(void);
+
+SHMEMI_EXTERN_C_END
 
 #endif

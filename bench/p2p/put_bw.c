@@ -1,0 +1,71 @@
+/* put_bw: bandwidth of shmem_putmem from PE 0 to PE 1. Each repetition issues a number of puts of
+ * one size in batches of -W puts, each batch followed by a quiet; the time includes the last quiet.
+ * Large sizes use fewer puts (about 64 MiB per repetition, at least 8 puts). */
+#include "bench_common.h"
+
+static const bench_desc_t desc = {
+    .name = "put_bw",
+    .usage = "putmem bandwidth, batches of puts each ended by a quiet, in GB/s (1e9 B/s)",
+    .defaults = {.min_size = 8,
+                 .max_size = 4 << 20,
+                 .step = 2,
+                 .iters = 10000,
+                 .warmup = 100,
+                 .reps = 5,
+                 .window = 64,
+                 .mode = "oneway"},
+    .has_sizes = 1,
+    .has_mode = 0,
+    .has_window = 1,
+};
+
+static long puts_per_rep(const bench_opts_t *o, size_t size) {
+    long n = (long)((64u << 20) / size);
+    n = n < 8 ? 8 : n;
+    return n < o->iters ? n : o->iters;
+}
+
+int main(int argc, char **argv) {
+    bench_opts_t o;
+    bench_init(&desc, argc, argv, &o);
+    char *src = shmem_malloc(o.max_size);
+    char *dst = shmem_malloc(o.max_size);
+    double *vals = malloc((size_t)o.reps * sizeof(double));
+    if (!src || !dst || !vals)
+        bench_fail("out of memory", o.max_size, 0);
+
+    for (size_t size = o.min_size; size <= o.max_size; size *= o.step) {
+        long n = puts_per_rep(&o, size);
+        long warm = o.warmup < n ? o.warmup : n;
+        bench_pattern_fill(src, size, size, 0);
+        bench_pattern_fill(dst, size, size, 100 + (uint64_t)bench_me);
+        shmem_barrier_all();
+        for (int r = 0; r < o.reps; r++) {
+            shmem_barrier_all();
+            if (bench_me == 0) {
+                for (long i = 0; i < warm; i++)
+                    shmem_putmem(dst, src, size, 1);
+                shmem_quiet();
+                double t0 = bench_now_ns();
+                for (long i = 0; i < n; i++) {
+                    shmem_putmem(dst, src, size, 1);
+                    if ((i + 1) % o.window == 0 || i + 1 == n)
+                        shmem_quiet();
+                }
+                vals[r] = (double)size * (double)n / (bench_now_ns() - t0);
+            }
+            shmem_barrier_all();
+        }
+        long bad = bench_me == 1 ? bench_pattern_check(dst, size, size, 0) : -1;
+        if (bad >= 0)
+            bench_fail("put data differs from the sender's pattern", size, bad);
+        shmem_barrier_all();
+        bench_report(desc.name, "put", "oneway", size, n, warm, o.reps, "GB/s", vals);
+    }
+
+    free(vals);
+    shmem_free(dst);
+    shmem_free(src);
+    shmem_finalize();
+    return 0;
+}

@@ -1,0 +1,173 @@
+/* Bootstraps: through the shmemrun launcher (SHMEM_JOB_SOCKET set), or a single PE. */
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "shmemi.h"
+#include "bootstrap_wire.h"
+#include "env.h"
+
+const shmemi_bootstrap_ops_t *shmemi_bootstrap;
+
+/* ---- single PE ------------------------------------------------------------------------------ */
+
+static shmemi_status_t single_allgather(const void *in, void *out, size_t len) {
+    memmove(out, in, len);
+    return SHMEMI_OK;
+}
+static shmemi_status_t single_barrier(void) {
+    return SHMEMI_OK;
+}
+static shmemi_status_t single_global_exit(int status) {
+    exit(status);
+}
+static shmemi_status_t single_finalize(void) {
+    return SHMEMI_OK;
+}
+
+static const shmemi_bootstrap_ops_t single_ops = {
+    .name = "single",
+    .allgather = single_allgather,
+    .barrier = single_barrier,
+    .global_exit = single_global_exit,
+    .finalize = single_finalize,
+};
+
+/* ---- shmemrun ------------------------------------------------------------------------------- */
+
+static int hub_fd = -1;
+static pthread_mutex_t hub_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int send_all(int fd, const void *buf, size_t len) {
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int recv_all(int fd, void *buf, size_t len) {
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = recv(fd, p, len, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int hub_send(uint32_t type, int32_t arg, const void *payload, size_t len) {
+    shmemi_wire_header_t h = {.magic = SHMEMI_WIRE_MAGIC, .type = type, .len = len, .arg = arg};
+    if (send_all(hub_fd, &h, sizeof(h)) != 0)
+        return -1;
+    return len ? send_all(hub_fd, payload, len) : 0;
+}
+
+/* Losing the launcher means the job is over: fail rather than hang. */
+static _Noreturn void hub_lost(const char *what) {
+    shmemi_fatal("bootstrap", "lost the connection to shmemrun during %s", what);
+}
+
+static shmemi_status_t launcher_allgather(const void *in, void *out, size_t len) {
+    pthread_mutex_lock(&hub_lock);
+    if (hub_send(SHMEMI_WIRE_ALLGATHER, 0, in, len) != 0)
+        hub_lost("a collective");
+    shmemi_wire_header_t h;
+    size_t expected = len * (size_t)shmemi_state.n_pes;
+    if (recv_all(hub_fd, &h, sizeof(h)) != 0)
+        hub_lost("a collective");
+    if (h.magic != SHMEMI_WIRE_MAGIC || h.type != SHMEMI_WIRE_ALLGATHER || h.len != expected)
+        shmemi_fatal("bootstrap", "unexpected reply from shmemrun (type %u, %llu bytes)", h.type,
+                     (unsigned long long)h.len);
+    if (expected && recv_all(hub_fd, out, expected) != 0)
+        hub_lost("a collective");
+    pthread_mutex_unlock(&hub_lock);
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t launcher_barrier(void) {
+    return launcher_allgather(NULL, NULL, 0);
+}
+
+static shmemi_status_t launcher_global_exit(int status) {
+    pthread_mutex_lock(&hub_lock);
+    hub_send(SHMEMI_WIRE_GLOBAL_EXIT, status, NULL, 0);
+    pthread_mutex_unlock(&hub_lock);
+    exit(status);
+}
+
+static shmemi_status_t launcher_finalize(void) {
+    pthread_mutex_lock(&hub_lock);
+    hub_send(SHMEMI_WIRE_BYE, 0, NULL, 0);
+    close(hub_fd);
+    hub_fd = -1;
+    pthread_mutex_unlock(&hub_lock);
+    return SHMEMI_OK;
+}
+
+static const shmemi_bootstrap_ops_t launcher_ops = {
+    .name = "shmemrun",
+    .allgather = launcher_allgather,
+    .barrier = launcher_barrier,
+    .global_exit = launcher_global_exit,
+    .finalize = launcher_finalize,
+};
+
+static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p) {
+    const char *secret = getenv(SHMEMI_ENV_JOB_SECRET);
+    const char *pe_text = getenv(SHMEMI_ENV_JOB_PE);
+    if (!secret || strlen(secret) != SHMEMI_WIRE_SECRET_LEN || !pe_text)
+        shmemi_fatal("shmem_init", "%s is set but %s or %s is missing or malformed",
+                     SHMEMI_ENV_JOB_SOCKET, SHMEMI_ENV_JOB_SECRET, SHMEMI_ENV_JOB_PE);
+    int pe = atoi(pe_text);
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    size_t name_len = strlen(socket_name);
+    if (socket_name[0] != '@' || name_len > sizeof(addr.sun_path))
+        shmemi_fatal("shmem_init", "malformed %s '%s'", SHMEMI_ENV_JOB_SOCKET, socket_name);
+    /* "@name": the abstract namespace, nothing on disk. */
+    memcpy(addr.sun_path + 1, socket_name + 1, name_len - 1);
+    socklen_t addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + name_len);
+    hub_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (hub_fd < 0 || connect(hub_fd, (struct sockaddr *)&addr, addr_len) != 0)
+        shmemi_fatal("shmem_init", "cannot connect to shmemrun at '%s': %s", socket_name,
+                     strerror(errno));
+    shmemi_wire_header_t h;
+    if (hub_send(SHMEMI_WIRE_HELLO, pe, secret, SHMEMI_WIRE_SECRET_LEN) != 0 ||
+        recv_all(hub_fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
+        h.type != SHMEMI_WIRE_HELLO || h.arg <= pe)
+        shmemi_fatal("shmem_init", "shmemrun refused PE %d (wrong job secret or PE number)", pe);
+    *my_pe_p = pe;
+    *n_pes_p = h.arg;
+    /* Processes this PE starts are not PEs of this job. */
+    unsetenv(SHMEMI_ENV_JOB_SOCKET);
+    unsetenv(SHMEMI_ENV_JOB_SECRET);
+    unsetenv(SHMEMI_ENV_JOB_PE);
+    unsetenv(SHMEMI_ENV_JOB_N_PES);
+}
+
+void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p) {
+    const char *socket_name = getenv(SHMEMI_ENV_JOB_SOCKET);
+    if (socket_name && socket_name[0]) {
+        launcher_connect(socket_name, my_pe_p, n_pes_p);
+        shmemi_bootstrap = &launcher_ops;
+    } else {
+        *my_pe_p = 0;
+        *n_pes_p = 1;
+        shmemi_bootstrap = &single_ops;
+    }
+}

@@ -1,0 +1,95 @@
+/* Environment variables: the table and their parsing. Self-contained (shmem_info builds it in). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "env.h"
+
+const shmemi_env_var_t shmemi_env_vars[] = {
+    {"SHMEM_SYMMETRIC_SIZE", "1G",
+     "Size of each PE's symmetric heap, in bytes, with an optional K, M, G or T suffix (powers "
+     "of 1024). Reserved sparsely: pages cost memory only once touched."},
+    {"SHMEM_DEBUG", "0",
+     "1: every call checks its arguments (symmetric addresses, sizes, alignment, that every PE "
+     "passed the same size to the allocation routines) and logs debugging messages."},
+    {"SHMEM_VERSION", "0", "1: PE 0 prints the library name and version at shmem_init."},
+    {"SHMEM_INFO", "0",
+     "1: PE 0 prints the library version, platform, transports, heap size and every variable of "
+     "this list at shmem_init (the listing of shmem_info)."},
+    {"SHMEM_CC", "cc", "C compiler that oshcc runs."},
+    {"SHMEM_CXX", "c++", "C++ compiler that oshc++ runs."},
+    {SHMEMI_ENV_JOB_SOCKET, "",
+     "Set by shmemrun for each PE: the launcher's rendezvous socket. Unset: the program runs as "
+     "a single PE."},
+    {SHMEMI_ENV_JOB_SECRET, "", "Set by shmemrun for each PE: the job's random secret."},
+    {SHMEMI_ENV_JOB_PE, "", "Set by shmemrun for each PE: its PE number."},
+    {SHMEMI_ENV_JOB_N_PES, "", "Set by shmemrun for each PE: the number of PEs of the job."},
+};
+const size_t shmemi_env_n_vars = sizeof(shmemi_env_vars) / sizeof(shmemi_env_vars[0]);
+
+const char *shmemi_env_get(const char *name) {
+    const char *value = getenv(name);
+    if (value && value[0])
+        return value;
+    for (size_t i = 0; i < shmemi_env_n_vars; i++)
+        if (strcmp(shmemi_env_vars[i].name, name) == 0)
+            return shmemi_env_vars[i].default_value;
+    return NULL;
+}
+
+int shmemi_env_bool(const char *name) {
+    const char *value = shmemi_env_get(name);
+    static const char *const yes[] = {"1", "y", "yes", "on", "true"};
+    static const char *const no[] = {"", "0", "n", "no", "off", "false"};
+    if (!value)
+        return 0;
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+        if (strcasecmp(value, yes[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+        if (strcasecmp(value, no[i]) == 0)
+            return 0;
+    return -1;
+}
+
+shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p) {
+    if (!text || !isdigit((unsigned char)text[0]))
+        return SHMEMI_ERR_INVALID;
+    errno = 0;
+    char *end;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno == ERANGE)
+        return SHMEMI_ERR_INVALID;
+    unsigned shift = 0;
+    switch (*end) {
+    case '\0':
+        break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        break;
+    default:
+        return SHMEMI_ERR_INVALID;
+    }
+    if (*end && end[1] != '\0')
+        return SHMEMI_ERR_INVALID;
+    if (value > (SIZE_MAX >> shift))
+        return SHMEMI_ERR_INVALID;
+    *size_p = (size_t)value << shift;
+    return SHMEMI_OK;
+}

@@ -1,0 +1,302 @@
+/* shmem_init and shmem_finalize: bootstrap, the symmetric segments (heap and the executable's
+ * data), the peers' mappings, then the modules of the layers above. */
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shmemi.h"
+#include "env.h"
+#include "internal.h"
+
+shmemi_state_t shmemi_state;
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static const shmemi_transport_ops_t *segment_transport[SHMEMI_MAX_SEGMENTS];
+static int exiting;  /* global_exit in progress: no implicit finalize */
+static pid_t pe_pid; /* the PE; a process it forks is not a PE */
+
+/* What every PE tells the others about its segments. */
+typedef struct {
+    uint64_t n_segments;
+    uint64_t size[SHMEMI_MAX_SEGMENTS];
+    unsigned char blob[SHMEMI_MAX_SEGMENTS][SHMEMI_SEGMENT_BLOB_SIZE];
+} segment_record_t;
+
+/* ---- the executable's writable data ------------------------------------------------------- */
+
+typedef struct {
+    char *base[SHMEMI_MAX_SEGMENTS - 1];
+    size_t size[SHMEMI_MAX_SEGMENTS - 1];
+    int n;
+} data_ranges_t;
+
+/* The main program comes first. Its writable PT_LOADs (.data, .bss), page-aligned, minus the
+ * part the loader makes read-only after relocation (PT_GNU_RELRO; the loader rounds its end
+ * down to a page, so the page that holds its end stays writable and is ours). */
+static int find_data_ranges(struct dl_phdr_info *info, size_t info_size, void *arg) {
+    (void)info_size;
+    data_ranges_t *ranges = arg;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t relro_start = 0, relro_end = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_GNU_RELRO) {
+            relro_start = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
+            relro_end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(page - 1);
+        }
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || ph->p_memsz == 0)
+            continue;
+        uintptr_t start = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + page - 1) & ~(page - 1);
+        if (relro_end > start && relro_start <= start)
+            start = relro_end;
+        if (start >= end || ranges->n == SHMEMI_MAX_SEGMENTS - 1)
+            continue;
+        ranges->base[ranges->n] = (char *)start;
+        ranges->size[ranges->n] = end - start;
+        ranges->n++;
+    }
+    return 1; /* only the main program */
+}
+
+/* ---- set-up --------------------------------------------------------------------------------- */
+
+static void print_banner(size_t heap_size) {
+    if (shmemi_env_bool("SHMEM_VERSION") == 1 || shmemi_env_bool("SHMEM_INFO") == 1)
+        printf("libshmem %s (OpenSHMEM %d.%d), platform %s\n", SHMEM_VERSION_STRING,
+               SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, SHMEM_PLATFORM_NAME);
+    if (shmemi_env_bool("SHMEM_INFO") == 1) {
+        printf("  PEs %d, bootstrap %s, heap transport %s, heap %zu bytes\n", shmemi_state.n_pes,
+               shmemi_bootstrap->name, shmemi_transport_local->name, heap_size);
+        for (size_t i = 0; i < shmemi_env_n_vars; i++) {
+            const char *value = getenv(shmemi_env_vars[i].name);
+            printf("  %s=%s (default: %s)\n", shmemi_env_vars[i].name, value ? value : "",
+                   shmemi_env_vars[i].default_value[0] ? shmemi_env_vars[i].default_value
+                                                       : "unset");
+        }
+    }
+    fflush(stdout);
+}
+
+static void setup_segments(const char *call, size_t heap_size) {
+    int me = shmemi_state.my_pe, n = shmemi_state.n_pes;
+    segment_record_t *mine = calloc(1, sizeof(*mine));
+    segment_record_t *all = calloc((size_t)n, sizeof(*all));
+    if (!mine || !all)
+        shmemi_fatal(call, "out of memory for %d PEs' segment descriptions", n);
+
+    const shmemi_transport_ops_t *heap_ops = shmemi_transport_local;
+    void *heap_base;
+    shmemi_status_t status = heap_ops->segment_create(heap_size, &heap_base, mine->blob[0]);
+    if (status != SHMEMI_OK)
+        shmemi_fatal(call,
+                     "cannot create the symmetric heap of %zu bytes on transport %s "
+                     "(status %d); see SHMEM_SYMMETRIC_SIZE",
+                     heap_size, heap_ops->name, (int)status);
+    segment_transport[0] = heap_ops;
+    shmemi_state.segments[0].local_base = heap_base;
+    shmemi_state.segments[0].size = heap_size;
+    mine->size[0] = heap_size;
+
+    data_ranges_t ranges = {0};
+    dl_iterate_phdr(find_data_ranges, &ranges);
+    for (int i = 0; i < ranges.n; i++) {
+        int s = i + 1;
+        status =
+            shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i], mine->blob[s]);
+        if (status != SHMEMI_OK)
+            shmemi_fatal(call, "cannot share the program's data at %p (%zu bytes) (status %d)",
+                         (void *)ranges.base[i], ranges.size[i], (int)status);
+        segment_transport[s] = &shmemi_transport_shm_ops;
+        shmemi_state.segments[s].local_base = ranges.base[i];
+        shmemi_state.segments[s].size = ranges.size[i];
+        mine->size[s] = ranges.size[i];
+    }
+    mine->n_segments = (uint64_t)ranges.n + 1;
+
+    shmemi_bootstrap->allgather(mine, all, sizeof(*mine));
+
+    for (int pe = 0; pe < n; pe++)
+        if (all[pe].n_segments != mine->n_segments ||
+            memcmp(all[pe].size, mine->size, sizeof(mine->size)) != 0)
+            shmemi_fatal(call,
+                         "PE %d has different symmetric segments (heap %llu bytes, %llu "
+                         "segments; here: %llu bytes, %llu segments): every PE must run the "
+                         "same program with the same SHMEM_SYMMETRIC_SIZE",
+                         pe, (unsigned long long)all[pe].size[0],
+                         (unsigned long long)all[pe].n_segments, (unsigned long long)mine->size[0],
+                         (unsigned long long)mine->n_segments);
+
+    shmemi_state.n_segments = (int)mine->n_segments;
+    for (int s = 0; s < shmemi_state.n_segments; s++) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        seg->peer_base = calloc((size_t)n, sizeof(char *));
+        if (!seg->peer_base)
+            shmemi_fatal(call, "out of memory");
+        for (int pe = 0; pe < n; pe++) {
+            if (pe == me) {
+                seg->peer_base[pe] = seg->local_base;
+                continue;
+            }
+            void *base;
+            status = segment_transport[s]->segment_attach(pe, all[pe].blob[s], seg->size, &base);
+            if (status != SHMEMI_OK)
+                shmemi_fatal(call, "cannot map segment %d of PE %d (status %d)", s, pe,
+                             (int)status);
+            seg->peer_base[pe] = base;
+        }
+    }
+    free(mine);
+    free(all);
+}
+
+static void teardown_segments(void) {
+    for (int s = shmemi_state.n_segments - 1; s >= 0; s--) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        for (int pe = 0; pe < shmemi_state.n_pes; pe++)
+            if (pe != shmemi_state.my_pe && seg->peer_base[pe])
+                segment_transport[s]->segment_detach(seg->peer_base[pe], seg->size);
+        segment_transport[s]->segment_destroy(seg->local_base, seg->size);
+        free(seg->peer_base);
+        *seg = (shmemi_segment_t){0};
+    }
+    shmemi_state.n_segments = 0;
+}
+
+/* A program that returns from main without shmem_finalize (start_pes programs do) finalizes
+ * here; one that exits with an error status leaves that to the launcher. */
+static void finalize_at_exit(int status, void *arg) {
+    (void)arg;
+    if (status == 0 && !exiting && getpid() == pe_pid)
+        shmemi_finalize();
+}
+
+/* A child that a PE forks (without exec) is not a PE: give it private copies of the global
+ * variables instead of sharing its parent's, which a MAP_SHARED mapping would do. */
+static void privatize_data_after_fork(void) {
+    for (int s = 1; s < shmemi_state.n_segments; s++) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        int fd = memfd_create("libshmem-child-data", MFD_CLOEXEC);
+        size_t done = 0;
+        while (fd >= 0 && done < seg->size) {
+            long n =
+                syscall(SYS_pwrite64, fd, seg->local_base + done, seg->size - done, (off_t)done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            done += (size_t)n;
+        }
+        if (fd >= 0 && done == seg->size)
+            mmap(seg->local_base, seg->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+                 0);
+        if (fd >= 0)
+            close(fd);
+    }
+}
+
+int shmemi_init(const char *call, int requested) {
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+        shmemi_fatal(call, "unknown thread level %d", requested);
+    pthread_mutex_lock(&init_lock);
+    if (shmemi_state.finalized)
+        shmemi_fatal(call, "called after shmem_finalize (a program initializes only once)");
+    if (shmemi_state.initialized) {
+        int level = shmemi_state.thread_level;
+        pthread_mutex_unlock(&init_lock);
+        return level;
+    }
+
+    int debug = shmemi_env_bool("SHMEM_DEBUG");
+    if (debug < 0)
+        shmemi_fatal(call, "SHMEM_DEBUG='%s' is not 0 or 1", getenv("SHMEM_DEBUG"));
+    shmemi_state.debug = debug;
+    size_t heap_size;
+    const char *size_text = shmemi_env_get("SHMEM_SYMMETRIC_SIZE");
+    if (shmemi_env_parse_size(size_text, &heap_size) != SHMEMI_OK)
+        shmemi_fatal(call, "SHMEM_SYMMETRIC_SIZE='%s' is not a size (examples: 1048576, 512M, 2G)",
+                     size_text);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    heap_size = heap_size < page ? page : (heap_size + page - 1) & ~(page - 1);
+
+    int my_pe, n_pes;
+    shmemi_bootstrap_init(&my_pe, &n_pes);
+    shmemi_state.my_pe = my_pe;
+    shmemi_state.n_pes = n_pes;
+
+    shmemi_transport_local = shmemi_heap_transport();
+    if (shmemi_transport_shm_ops.init() != SHMEMI_OK)
+        shmemi_fatal(call, "transport shm failed to initialize");
+    if (shmemi_transport_local != &shmemi_transport_shm_ops &&
+        shmemi_transport_local->init() != SHMEMI_OK)
+        shmemi_fatal(call, "transport %s failed to initialize", shmemi_transport_local->name);
+
+    setup_segments(call, heap_size);
+    if (shmemi_heap_setup(heap_size) != SHMEMI_OK)
+        shmemi_fatal(call, "out of memory for the heap's bookkeeping");
+    /* Every PE has mapped every peer before anyone starts to use them. */
+    shmemi_bootstrap->barrier();
+
+    shmemi_state.thread_level = requested;
+    shmemi_state.initialized = 1;
+    pe_pid = getpid();
+    static int registered;
+    if (!registered) {
+        on_exit(finalize_at_exit, NULL);
+        pthread_atfork(NULL, NULL, privatize_data_after_fork);
+        registered = 1;
+    }
+    if (my_pe == 0)
+        print_banner(heap_size);
+    shmemi_debug_log("initialized: %d PEs, bootstrap %s, heap %zu bytes on %s, %d data segments",
+                     n_pes, shmemi_bootstrap->name, heap_size, shmemi_transport_local->name,
+                     shmemi_state.n_segments - 1);
+    shmemi_modules_init();
+    pthread_mutex_unlock(&init_lock);
+    return requested;
+}
+
+void shmemi_barrier_internal(void) {
+    if (shmemi_transport_local)
+        shmemi_transport_local->quiet();
+    shmemi_full_fence();
+    shmemi_bootstrap->barrier();
+}
+
+void shmemi_finalize(void) {
+    pthread_mutex_lock(&init_lock);
+    if (!shmemi_state.initialized) {
+        pthread_mutex_unlock(&init_lock);
+        return;
+    }
+    shmemi_barrier_internal();
+    shmemi_modules_finalize();
+    /* No PE touches another's memory after this barrier. */
+    shmemi_barrier_internal();
+    shmemi_state.initialized = 0;
+    shmemi_state.finalized = 1;
+    shmemi_heap_teardown();
+    teardown_segments();
+    if (shmemi_transport_local != &shmemi_transport_shm_ops)
+        shmemi_transport_local->finalize();
+    shmemi_transport_shm_ops.finalize();
+    shmemi_bootstrap->finalize();
+    pthread_mutex_unlock(&init_lock);
+}
+
+void shmemi_global_exit(int status) {
+    exiting = 1;
+    fflush(NULL);
+    if (shmemi_bootstrap)
+        shmemi_bootstrap->global_exit(status);
+    exit(status);
+}

@@ -1,0 +1,100 @@
+// Parsing of sizes and switches from the environment (src/core/env.c).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+extern "C" {
+#include "core/env.h"
+}
+
+namespace {
+
+size_t parse(const char *text) {
+    size_t size = 12345;
+    EXPECT_EQ(shmemi_env_parse_size(text, &size), SHMEMI_OK) << text;
+    return size;
+}
+
+bool rejected(const char *text) {
+    size_t size = 12345;
+    return shmemi_env_parse_size(text, &size) == SHMEMI_ERR_INVALID && size == 12345;
+}
+
+TEST(EnvSize, PlainBytes) {
+    EXPECT_EQ(parse("0"), 0u);
+    EXPECT_EQ(parse("1"), 1u);
+    EXPECT_EQ(parse("1048576"), 1048576u);
+}
+
+TEST(EnvSize, Suffixes) {
+    EXPECT_EQ(parse("1K"), 1024u);
+    EXPECT_EQ(parse("1k"), 1024u);
+    EXPECT_EQ(parse("512M"), 512u << 20);
+    EXPECT_EQ(parse("1G"), size_t(1) << 30);
+    EXPECT_EQ(parse("3g"), size_t(3) << 30);
+    EXPECT_EQ(parse("2T"), size_t(2) << 40);
+}
+
+TEST(EnvSize, Junk) {
+    EXPECT_TRUE(rejected(nullptr));
+    EXPECT_TRUE(rejected(""));
+    EXPECT_TRUE(rejected("G"));
+    EXPECT_TRUE(rejected("-1"));
+    EXPECT_TRUE(rejected(" 1"));
+    EXPECT_TRUE(rejected("1 "));
+    EXPECT_TRUE(rejected("1X"));
+    EXPECT_TRUE(rejected("1GB"));
+    EXPECT_TRUE(rejected("1.5G"));
+    EXPECT_TRUE(rejected("0x10"));
+}
+
+TEST(EnvSize, Overflow) {
+    EXPECT_TRUE(rejected("18446744073709551616"));
+    EXPECT_TRUE(rejected("99999999999999999999999"));
+    EXPECT_TRUE(rejected("17179869184G")); // 2^34 GiB = 2^64 bytes
+    EXPECT_EQ(parse("16777215T"), size_t(16777215) << 40);
+    EXPECT_TRUE(rejected("16777216T"));
+}
+
+TEST(EnvBool, Values) {
+    setenv("SHMEM_TEST_SWITCH", "1", 1);
+    EXPECT_EQ(shmemi_env_bool("SHMEM_TEST_SWITCH"), 1);
+    setenv("SHMEM_TEST_SWITCH", "yes", 1);
+    EXPECT_EQ(shmemi_env_bool("SHMEM_TEST_SWITCH"), 1);
+    setenv("SHMEM_TEST_SWITCH", "0", 1);
+    EXPECT_EQ(shmemi_env_bool("SHMEM_TEST_SWITCH"), 0);
+    setenv("SHMEM_TEST_SWITCH", "maybe", 1);
+    EXPECT_EQ(shmemi_env_bool("SHMEM_TEST_SWITCH"), -1);
+    unsetenv("SHMEM_TEST_SWITCH");
+    EXPECT_EQ(shmemi_env_bool("SHMEM_TEST_SWITCH"), 0);
+}
+
+TEST(EnvTable, DefaultsApply) {
+    unsetenv("SHMEM_SYMMETRIC_SIZE");
+    EXPECT_STREQ(shmemi_env_get("SHMEM_SYMMETRIC_SIZE"), "1G");
+    setenv("SHMEM_SYMMETRIC_SIZE", "64M", 1);
+    EXPECT_STREQ(shmemi_env_get("SHMEM_SYMMETRIC_SIZE"), "64M");
+    unsetenv("SHMEM_SYMMETRIC_SIZE");
+    for (size_t i = 0; i < shmemi_env_n_vars; i++) {
+        EXPECT_EQ(std::string(shmemi_env_vars[i].name).rfind("SHMEM", 0), 0u);
+        EXPECT_NE(std::string(shmemi_env_vars[i].description), "");
+    }
+}
+
+// docs/environment.md lists every variable of the table.
+TEST(EnvTable, Documented) {
+    std::ifstream in(DOCS_ENVIRONMENT);
+    std::stringstream docs;
+    docs << in.rdbuf();
+    ASSERT_FALSE(docs.str().empty()) << DOCS_ENVIRONMENT;
+    for (size_t i = 0; i < shmemi_env_n_vars; i++)
+        EXPECT_NE(docs.str().find(std::string("`") + shmemi_env_vars[i].name + "`"),
+                  std::string::npos)
+            << shmemi_env_vars[i].name << " is missing from docs/environment.md";
+}
+
+} // namespace

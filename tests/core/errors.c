@@ -1,0 +1,34 @@
+/* Programs that make one mistake each (argv[1]); the tests check the job fails with a message
+ * that names the PE, the call and the wrong value. */
+#include <shmem.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static long global_value;
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "before_init") == 0)
+        return shmem_my_pe();
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (strcmp(mode, "ptr_bad_pe") == 0 && me == n - 1)
+        shmem_ptr(&global_value, n);
+    if (strcmp(mode, "addr_accessible_bad_pe") == 0 && me == 0)
+        shmem_addr_accessible(&global_value, -1);
+    if (strcmp(mode, "pe_accessible_bad_pe") == 0 && me == 0)
+        shmem_pe_accessible(n + 5);
+    if (strcmp(mode, "free_not_heap") == 0)
+        shmem_free(&global_value);
+    if (strcmp(mode, "malloc_size_mismatch") == 0)
+        shmem_malloc(me == 0 ? 100 : 200);
+    if (strcmp(mode, "align_not_power_of_two") == 0)
+        shmem_align(48, 100);
+    if (strcmp(mode, "init_after_finalize") == 0) {
+        shmem_finalize();
+        shmem_init();
+    }
+    shmem_finalize();
+    return 0;
+}

@@ -1,0 +1,197 @@
+// The launcher's teardown: a failing, killed or hanging PE ends the job within 5 seconds,
+// shmem_global_exit's status becomes shmemrun's, and nothing is left in /dev/shm.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct Result {
+    int status;     // exit status, or 128 + signal
+    double seconds; // wall time
+    std::string err;
+};
+
+std::set<std::string> dev_shm() {
+    std::set<std::string> names;
+    if (DIR *d = opendir("/dev/shm")) {
+        while (dirent *e = readdir(d))
+            names.insert(e->d_name);
+        closedir(d);
+    }
+    return names;
+}
+
+Result run(std::vector<std::string> args) {
+    char path[] = "/tmp/launcher_test.XXXXXX";
+    int err_fd = mkstemp(path);
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(err_fd, 2);
+        std::vector<char *> argv;
+        for (auto &a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(126);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    Result r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.err = ss.str();
+    close(err_fd);
+    unlink(path);
+    return r;
+}
+
+Result job(int n, const char *mode) {
+    return run({SHMEMRUN, "-n", std::to_string(n), HELPER, mode});
+}
+
+class Launcher : public ::testing::Test {
+  protected:
+    void SetUp() override { before_ = dev_shm(); }
+    void TearDown() override { EXPECT_EQ(dev_shm(), before_) << "/dev/shm changed"; }
+    std::set<std::string> before_;
+};
+
+TEST_F(Launcher, AllPesSucceed) {
+    Result r = job(4, "ok");
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST_F(Launcher, NpSpelling) {
+    Result r = run({SHMEMRUN, "-np", "2", HELPER, "ok"});
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST_F(Launcher, NonZeroExitEndsOthers) {
+    Result r = job(4, "exit3");
+    EXPECT_NE(r.status, 0);
+    EXPECT_LT(r.seconds, 5.0);
+    EXPECT_NE(r.err.find("PE 1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("status 3"), std::string::npos) << r.err;
+}
+
+TEST_F(Launcher, KilledPeEndsOthers) {
+    Result r = job(2, "sigkill");
+    EXPECT_NE(r.status, 0);
+    EXPECT_LT(r.seconds, 5.0);
+    EXPECT_NE(r.err.find("PE 1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("signal 9"), std::string::npos) << r.err;
+}
+
+TEST_F(Launcher, HangingPeIsKilled) {
+    Result r = job(2, "hang");
+    EXPECT_NE(r.status, 0);
+    EXPECT_LT(r.seconds, 5.0);
+    EXPECT_NE(r.err.find("PE 1"), std::string::npos) << r.err;
+}
+
+TEST_F(Launcher, GlobalExitStatus) {
+    Result r = job(4, "global_exit7");
+    EXPECT_EQ(r.status, 7) << r.err;
+    EXPECT_LT(r.seconds, 5.0);
+}
+
+TEST_F(Launcher, ExitWithoutFinalize) {
+    Result r = job(2, "no_finalize");
+    EXPECT_NE(r.status, 0);
+    EXPECT_LT(r.seconds, 5.0);
+    EXPECT_NE(r.err.find("without calling shmem_finalize"), std::string::npos) << r.err;
+}
+
+// One warning for the whole job, not one per PE; every PE gets NULL and goes on.
+TEST_F(Launcher, ExhaustionWarnsOnce) {
+    setenv("SHMEM_SYMMETRIC_SIZE", "1M", 1);
+    Result r = job(4, "exhaust");
+    unsetenv("SHMEM_SYMMETRIC_SIZE");
+    EXPECT_EQ(r.status, 0) << r.err;
+    size_t count = 0;
+    for (size_t at = r.err.find("cannot allocate"); at != std::string::npos;
+         at = r.err.find("cannot allocate", at + 1))
+        count++;
+    EXPECT_EQ(count, 1u) << r.err;
+    EXPECT_NE(r.err.find("shmem_malloc: cannot allocate 2097152 bytes"), std::string::npos)
+        << r.err;
+}
+
+TEST_F(Launcher, MissingProgram) {
+    Result r = run({SHMEMRUN, "-n", "2", "/nonexistent/program"});
+    EXPECT_EQ(r.status, 127) << r.err;
+    EXPECT_NE(r.err.find("cannot run"), std::string::npos) << r.err;
+}
+
+TEST_F(Launcher, BadCount) {
+    Result r = run({SHMEMRUN, "-n", "zero", HELPER});
+    EXPECT_EQ(r.status, 2) << r.err;
+}
+
+TEST_F(Launcher, SinglePeWithoutLauncher) {
+    Result r = run({HELPER, "ok"});
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
+bool alive(pid_t pid) {
+    int status;
+    if (waitpid(pid, &status, WNOHANG) == pid)
+        return false;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    // A zombie waits for its parent; it no longer runs.
+    size_t close = line.rfind(')');
+    return !line.empty() && close != std::string::npos && line[close + 2] != 'Z';
+}
+
+TEST_F(Launcher, PesDieWithLauncher) {
+    char path[] = "/tmp/launcher_pids.XXXXXX";
+    close(mkstemp(path));
+    pid_t launcher = fork();
+    if (launcher == 0) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        dup2(null_fd, 2);
+        execl(SHMEMRUN, SHMEMRUN, "-n", "2", HELPER, "pidfile", path, (char *)nullptr);
+        _exit(126);
+    }
+    std::vector<pid_t> pids;
+    for (int i = 0; i < 100 && pids.size() < 2; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        pids.clear();
+        std::ifstream in(path);
+        for (int p; in >> p;)
+            pids.push_back(p);
+    }
+    ASSERT_EQ(pids.size(), 2u);
+    kill(launcher, SIGKILL);
+    waitpid(launcher, nullptr, 0);
+    bool any_alive = true;
+    for (int i = 0; i < 100 && any_alive; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        any_alive = false;
+        for (pid_t p : pids)
+            any_alive = any_alive || alive(p);
+    }
+    EXPECT_FALSE(any_alive);
+    unlink(path);
+}
+
+} // namespace

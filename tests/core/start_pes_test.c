@@ -1,0 +1,14 @@
+/* A program in the OpenSHMEM 1.2 style: start_pes, _my_pe, _num_pes, no shmem_finalize; the
+ * library finalizes when main returns. */
+#include "pe_check.h"
+
+static long counter;
+
+int main(void) {
+    start_pes(0);
+    int me = _my_pe(), n = _num_pes();
+    *(long *)shmem_ptr(&counter, (me + 1) % n) = me + 1;
+    sync_pes();
+    CHECK(counter == (me + n - 1) % n + 1);
+    return 0;
+}
