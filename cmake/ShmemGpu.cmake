@@ -41,7 +41,7 @@ else()
   message(FATAL_ERROR "ShmemGpu.cmake: SHMEM_GPU is '${SHMEM_GPU}', not cuda or hip")
 endif()
 
-set(CMAKE_${SHMEM_GPU_LANG}_STANDARD 20)
+set(CMAKE_${SHMEM_GPU_LANG}_STANDARD 17)
 set(CMAKE_${SHMEM_GPU_LANG}_STANDARD_REQUIRED ON)
 set(CMAKE_${SHMEM_GPU_LANG}_EXTENSIONS OFF)
 if(SHMEM_GPU_LANG STREQUAL "CUDA")
@@ -55,9 +55,13 @@ function(shmem_gpu_sources target)
   endif()
   target_sources(${target} PRIVATE ${ARGN})
   target_link_libraries(${target} PRIVATE ${SHMEM_GPU_RUNTIME})
+  # Set explicitly: a target made before enable_language() has no default architectures.
   if(SHMEM_GPU_LANG STREQUAL "CUDA")
-    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}"
+                                               CUDA_RUNTIME_LIBRARY Shared
                                                CUDA_SEPARABLE_COMPILATION OFF)
+  else()
+    set_target_properties(${target} PROPERTIES HIP_ARCHITECTURES "${CMAKE_HIP_ARCHITECTURES}")
   endif()
 endfunction()
 

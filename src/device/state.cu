@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <shmem/device/shmem_device.h>
+#include <shmem.h>
 
 #include "transport/ipc/ipc.h"
 #include "device/device.h"
@@ -94,6 +94,9 @@ static shmemi_status_t device_init(void) {
         gpu_device_synchronize() != gpu_success)
         shmemi_fatal("shmem_init", "cannot set up the device barrier: %s",
                      gpu_get_error_string(gpu_get_last_error()));
+    /* Host code cannot load or store GPU memory: no PE, this one included, is load/store
+     * reachable from the host, so host operations on the heap go through the ipc transport. */
+    shmemi_state.segments[0].peer_base[shmemi_state.my_pe] = NULL;
     state.initialized = 1;
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < n_registered; i++)

@@ -1,6 +1,6 @@
 /* Stream-ordered communication: copies on the stream for the data, one-thread kernels for
  * signals, waits, quiet and the barrier, so each call takes effect when the stream reaches it. */
-#include <shmem/device/shmem_device.h>
+#include <shmem.h>
 
 #include "transport/ipc/ipc.h"
 

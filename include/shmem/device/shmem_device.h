@@ -27,6 +27,34 @@
 #define SHMEM_DEVICE_SHMEM_DEVICE_H
 
 #include <shmem/types.h>
+
+/* The family headers declare these as plain C functions in every translation unit; here they are
+ * __host__ __device__ functions of the same names (shmem/device/impl/api__funcs.h), so the C
+ * declarations are renamed while the family headers are read. */
+#define shmem_my_pe shmemi_c_shmem_my_pe
+#define shmem_n_pes shmemi_c_shmem_n_pes
+#define shmem_ptr shmemi_c_shmem_ptr
+#define shmem_barrier_all shmemi_c_shmem_barrier_all
+#define shmem_sync_all shmemi_c_shmem_sync_all
+#include <shmem/setup.h>
+#include <shmem/memory.h>
+#include <shmem/ctx.h>
+#include <shmem/rma.h>
+#include <shmem/amo.h>
+#include <shmem/signal.h>
+#include <shmem/order.h>
+#include <shmem/p2p.h>
+#include <shmem/team.h>
+#include <shmem/sync.h>
+#include <shmem/coll.h>
+#include <shmem/lock.h>
+#include <shmem/bypass.h>
+#undef shmem_my_pe
+#undef shmem_n_pes
+#undef shmem_ptr
+#undef shmem_barrier_all
+#undef shmem_sync_all
+
 #include <shmem/device/impl/gpu_port.h>
 #include <shmem/device/impl/api__funcs.h>
 #include <shmem/device/launch.h>

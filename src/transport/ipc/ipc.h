@@ -4,7 +4,13 @@
 #ifndef SHMEMI_TRANSPORT_IPC_H
 #define SHMEMI_TRANSPORT_IPC_H
 
+/* The public headers first, outside extern "C": in CUDA/HIP code they hold C++ (the device API). */
+#include <shmem.h>
+#include <shmemx.h>
+
 #ifdef __cplusplus
+/* The core contract is C11; this spelling is the C++ one. */
+#define _Noreturn [[noreturn]]
 extern "C" {
 #endif
 #include "core/shmemi.h"
