@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/env.h"
 
@@ -36,6 +37,24 @@ int main(int argc, char **argv) {
         printf("  %-22s = %-10s (default: %s)\n", v->name, value ? value : "(unset)",
                v->default_value[0] ? v->default_value : "unset");
         printf("      %s\n", v->description);
+    }
+    /* Set but unknown to the table: often a misspelling, or a variable of another library. */
+    extern char **environ;
+    int header = 0;
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, "SHMEM_", 6) != 0)
+            continue;
+        size_t len = strcspn(*e, "=");
+        int known = 0;
+        for (size_t i = 0; i < shmemi_env_n_vars && !known; i++)
+            known = strlen(shmemi_env_vars[i].name) == len &&
+                    strncmp(shmemi_env_vars[i].name, *e, len) == 0;
+        if (!known) {
+            if (!header)
+                printf("other SHMEM_ variables set (not read by libshmem):\n");
+            header = 1;
+            printf("  %s\n", *e);
+        }
     }
     return 0;
 }

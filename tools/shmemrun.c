@@ -213,6 +213,13 @@ static void accept_pe(int listen_fd) {
     int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0)
         return;
+    /* Abstract sockets are visible to every user: only this user's processes get a hearing. */
+    struct ucred cred;
+    socklen_t cred_len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred.uid != getuid()) {
+        close(fd);
+        return;
+    }
     set_timeouts(fd);
     shmemi_wire_header_t h;
     char their_secret[SHMEMI_WIRE_SECRET_LEN];

@@ -41,7 +41,10 @@ static const shmemi_bootstrap_ops_t single_ops = {
 /* ---- shmemrun ------------------------------------------------------------------------------- */
 
 static int hub_fd = -1;
-static pthread_mutex_t hub_lock = PTHREAD_MUTEX_INITIALIZER;
+/* One collective at a time; send_lock only around writes, so that shmem_global_exit can reach
+ * the launcher while another thread waits for a collective to complete. */
+static pthread_mutex_t collective_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int send_all(int fd, const void *buf, size_t len) {
     const char *p = buf;
@@ -73,9 +76,12 @@ static int recv_all(int fd, void *buf, size_t len) {
 
 static int hub_send(uint32_t type, int32_t arg, const void *payload, size_t len) {
     shmemi_wire_header_t h = {.magic = SHMEMI_WIRE_MAGIC, .type = type, .len = len, .arg = arg};
-    if (send_all(hub_fd, &h, sizeof(h)) != 0)
-        return -1;
-    return len ? send_all(hub_fd, payload, len) : 0;
+    pthread_mutex_lock(&send_lock);
+    int rc = send_all(hub_fd, &h, sizeof(h));
+    if (rc == 0 && len)
+        rc = send_all(hub_fd, payload, len);
+    pthread_mutex_unlock(&send_lock);
+    return rc;
 }
 
 /* Losing the launcher means the job is over: fail rather than hang. */
@@ -84,7 +90,7 @@ static _Noreturn void hub_lost(const char *what) {
 }
 
 static shmemi_status_t launcher_allgather(const void *in, void *out, size_t len) {
-    pthread_mutex_lock(&hub_lock);
+    pthread_mutex_lock(&collective_lock);
     if (hub_send(SHMEMI_WIRE_ALLGATHER, 0, in, len) != 0)
         hub_lost("a collective");
     shmemi_wire_header_t h;
@@ -96,7 +102,7 @@ static shmemi_status_t launcher_allgather(const void *in, void *out, size_t len)
                      (unsigned long long)h.len);
     if (expected && recv_all(hub_fd, out, expected) != 0)
         hub_lost("a collective");
-    pthread_mutex_unlock(&hub_lock);
+    pthread_mutex_unlock(&collective_lock);
     return SHMEMI_OK;
 }
 
@@ -105,18 +111,18 @@ static shmemi_status_t launcher_barrier(void) {
 }
 
 static shmemi_status_t launcher_global_exit(int status) {
-    pthread_mutex_lock(&hub_lock);
     hub_send(SHMEMI_WIRE_GLOBAL_EXIT, status, NULL, 0);
-    pthread_mutex_unlock(&hub_lock);
     exit(status);
 }
 
 static shmemi_status_t launcher_finalize(void) {
-    pthread_mutex_lock(&hub_lock);
+    pthread_mutex_lock(&collective_lock);
     hub_send(SHMEMI_WIRE_BYE, 0, NULL, 0);
+    pthread_mutex_lock(&send_lock);
     close(hub_fd);
     hub_fd = -1;
-    pthread_mutex_unlock(&hub_lock);
+    pthread_mutex_unlock(&send_lock);
+    pthread_mutex_unlock(&collective_lock);
     return SHMEMI_OK;
 }
 

@@ -1,8 +1,9 @@
 /* The contract between src/core and the layers above it (src/host, src/device) and the
  * transports below it. Everything here is internal: include/ never includes it.
  *
- * Include this header before any public header: the library is built with hidden visibility,
- * and the public API is exported because its first declarations come from the include below. */
+ * The library is built with hidden visibility. A definition of the public API is exported when it
+ * is marked SHMEMI_API, or when this header came before any public header in its file (the
+ * first declarations then come from the include below, with default visibility). */
 #ifndef SHMEMI_H
 #define SHMEMI_H
 
@@ -10,10 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#include <shmem/types.h>
+#else
 #pragma GCC visibility push(default)
 #include <shmem.h>
 #include <shmemx.h>
 #pragma GCC visibility pop
+#endif
 
 /* Marks a definition of the public API as exported (the library builds with hidden visibility). */
 #define SHMEMI_API __attribute__((visibility("default")))
@@ -222,6 +227,10 @@ typedef struct shmemi_transport_ops {
                                       size_t size, void **base_p);
     shmemi_status_t (*segment_detach)(void *base, size_t size);
     shmemi_status_t (*segment_destroy)(void *base, size_t size);
+    /* Set or copy bytes within this PE's own segments (shmem_calloc zeroes, shmem_realloc
+     * moves): memset/memcpy for host memory, the GPU's copy engine for device memory. */
+    shmemi_status_t (*local_fill)(void *dest, int value, size_t len);
+    shmemi_status_t (*local_copy)(void *dest, const void *source, size_t len);
     /* Remote access for peers that are not mapped (network transports). */
     shmemi_status_t (*put)(void *dest, const void *source, size_t len, int pe);
     shmemi_status_t (*get)(void *dest, const void *source, size_t len, int pe);

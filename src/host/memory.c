@@ -66,8 +66,8 @@ static void check_alignment(const char *call, size_t alignment) {
 static void *alloc_collective(const char *call, size_t size, size_t align, int zero) {
     shmemi_check_init(call);
     void *ptr = size ? shmemi_heap_alloc(size, align) : NULL;
-    if (ptr && zero)
-        memset(ptr, 0, size);
+    if (ptr && zero && shmemi_transport_local->local_fill(ptr, 0, size) != SHMEMI_OK)
+        shmemi_fatal(call, "cannot zero %zu bytes of the symmetric heap at %p", size, ptr);
     agreement_t mine = {.size = size, .align = align, .ok = size == 0 || ptr != NULL};
     mine.offset = shmemi_state.debug ? heap_offset_of(ptr) : 0;
     if (!agree(call, mine) && ptr) {
@@ -135,8 +135,10 @@ SHMEMI_API void *shmem_realloc(void *ptr, size_t size) {
         result = ptr;
     } else {
         result = shmemi_heap_alloc(size, 0);
-        if (result)
-            memcpy(result, ptr, old_size < size ? old_size : size);
+        if (result && shmemi_transport_local->local_copy(
+                          result, ptr, old_size < size ? old_size : size) != SHMEMI_OK)
+            shmemi_fatal(call, "cannot move a block of the symmetric heap from %p to %p", ptr,
+                         result);
     }
     agreement_t exit = {.size = size, .ok = result != NULL};
     exit.offset = shmemi_state.debug ? heap_offset_of(result) : 0;

@@ -1,6 +1,7 @@
 /* A PE program for the launcher tests: what it does depends on argv[1]. */
 #include <shmem.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,16 @@ static void sleep_long(void) {
         usleep(100000);
 }
 
+static void *allocate_forever(void *arg) {
+    (void)arg;
+    shmem_malloc(64); /* PE 1 never joins: waits until the job ends */
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
+    if (strcmp(mode, "wrong_secret") == 0)
+        setenv("SHMEM_JOB_SECRET", "0123456789abcdef0123456789abcdef", 1);
     shmem_init();
     int me = shmem_my_pe();
     if (strcmp(mode, "ok") == 0) {
@@ -38,6 +47,15 @@ int main(int argc, char **argv) {
     } else if (strcmp(mode, "global_exit7") == 0) {
         if (me == 1)
             shmem_global_exit(7);
+        sleep_long();
+    } else if (strcmp(mode, "global_exit_while_waiting") == 0) {
+        /* shmem_global_exit reaches the launcher while another thread waits in a collective. */
+        if (me == 0) {
+            pthread_t waiter;
+            pthread_create(&waiter, NULL, allocate_forever, NULL);
+            usleep(200000);
+            shmem_global_exit(5);
+        }
         sleep_long();
     } else if (strcmp(mode, "no_finalize") == 0) {
         if (me == 1)

@@ -112,6 +112,12 @@ TEST_F(Launcher, GlobalExitStatus) {
     EXPECT_LT(r.seconds, 5.0);
 }
 
+TEST_F(Launcher, GlobalExitWhileAnotherThreadWaits) {
+    Result r = job(2, "global_exit_while_waiting");
+    EXPECT_EQ(r.status, 5) << r.err;
+    EXPECT_LT(r.seconds, 5.0);
+}
+
 TEST_F(Launcher, ExitWithoutFinalize) {
     Result r = job(2, "no_finalize");
     EXPECT_NE(r.status, 0);
@@ -132,6 +138,12 @@ TEST_F(Launcher, ExhaustionWarnsOnce) {
     EXPECT_EQ(count, 1u) << r.err;
     EXPECT_NE(r.err.find("shmem_malloc: cannot allocate 2097152 bytes"), std::string::npos)
         << r.err;
+}
+
+TEST_F(Launcher, WrongSecretIsRefused) {
+    Result r = job(2, "wrong_secret");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("shmemrun refused PE"), std::string::npos) << r.err;
 }
 
 TEST_F(Launcher, MissingProgram) {

@@ -162,6 +162,16 @@ static shmemi_status_t shm_segment_destroy(void *base, size_t size) {
     return SHMEMI_OK;
 }
 
+static shmemi_status_t shm_local_fill(void *dest, int value, size_t len) {
+    memset(dest, value, len);
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t shm_local_copy(void *dest, const void *source, size_t len) {
+    memcpy(dest, source, len);
+    return SHMEMI_OK;
+}
+
 /* Peers are mapped, so every access is a load or store: nothing to complete. */
 static shmemi_status_t shm_quiet(void) {
     shmemi_full_fence();
@@ -177,6 +187,8 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .segment_attach = shm_segment_attach,
     .segment_detach = shm_segment_detach,
     .segment_destroy = shm_segment_destroy,
+    .local_fill = shm_local_fill,
+    .local_copy = shm_local_copy,
     .put = shmemi_transport_unsupported_put,
     .get = shmemi_transport_unsupported_get,
     .amo = shmemi_transport_unsupported_amo,
