@@ -156,6 +156,19 @@ static shmemi_status_t ipc_segment_destroy(void *base, size_t size) {
     return SHMEMI_OK;
 }
 
+static shmemi_status_t ipc_local_fill(void *dest, int value, size_t len) {
+    if (ipc_check("filling heap memory", gpu_memset(dest, value, len)) != 0 ||
+        ipc_check("filling heap memory", gpu_device_synchronize()) != 0)
+        return SHMEMI_ERR_IO;
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_local_copy(void *dest, const void *source, size_t len) {
+    return ipc_check("copying heap memory", gpu_memcpy(dest, source, len, gpu_memcpy_default))
+               ? SHMEMI_ERR_IO
+               : SHMEMI_OK;
+}
+
 static shmemi_status_t ipc_put(void *dest, const void *source, size_t len, int pe) {
     void *r = shmemi_ipc_translate(dest, pe);
     if (!r)
@@ -258,6 +271,8 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .segment_attach = ipc_segment_attach,
     .segment_detach = ipc_segment_detach,
     .segment_destroy = ipc_segment_destroy,
+    .local_fill = ipc_local_fill,
+    .local_copy = ipc_local_copy,
     .put = ipc_put,
     .get = ipc_get,
     .amo = ipc_amo,
