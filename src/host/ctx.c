@@ -1,0 +1,134 @@
+/* Communication contexts: creation and destruction under one lock, everything else lock-free.
+ * Context objects come from slabs that live until shmem_finalize, so a destroyed handle still
+ * points at an object whose cleared magic reports the misuse instead of reading freed memory. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/shmemi.h"
+#include "host/ctx_internal.h"
+#include "host/rma_internal.h"
+
+#define SHMEMI_CTX_SLAB 64
+#define SHMEMI_CTX_KNOWN_OPTIONS                                                                   \
+    (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE | SHMEMX_CTX_BYPASS)
+
+struct shmemi_ctx shmemi_ctx_default = {.magic = SHMEMI_CTX_MAGIC};
+
+struct shmemi_ctx_slab {
+    struct shmemi_ctx_slab *next;
+    struct shmemi_ctx ctx[SHMEMI_CTX_SLAB];
+};
+
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shmemi_ctx_slab *ctx_slabs;
+static struct shmemi_ctx *ctx_free;
+
+void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx) {
+    if (ctx == SHMEM_CTX_INVALID)
+        shmemi_fatal(call, "invalid context SHMEM_CTX_INVALID (a failed shmem_ctx_create?)");
+    shmemi_fatal(call, "invalid context %p: destroyed or never created", (void *)ctx);
+}
+
+void shmemi_ctx_bad_pe(const char *call, const struct shmemi_ctx *c, int pe) {
+    shmemi_fatal(call, "PE %d is out of range: the context's team has %d PEs", pe, c->team_n_pes);
+}
+
+shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_team *team,
+                                  int start, int stride, int n_pes, shmem_ctx_t *ctx_p) {
+    shmemi_check_init(call);
+    if (ctx_p == NULL)
+        shmemi_fatal(call, "ctx is NULL");
+    if (options & ~SHMEMI_CTX_KNOWN_OPTIONS)
+        shmemi_fatal(call, "unknown context options 0x%lx", options & ~SHMEMI_CTX_KNOWN_OPTIONS);
+    pthread_mutex_lock(&ctx_lock);
+    if (ctx_free == NULL) {
+        struct shmemi_ctx_slab *slab = calloc(1, sizeof(*slab));
+        if (slab == NULL) {
+            pthread_mutex_unlock(&ctx_lock);
+            *ctx_p = SHMEM_CTX_INVALID;
+            return SHMEMI_ERR_NOMEM;
+        }
+        slab->next = ctx_slabs;
+        ctx_slabs = slab;
+        for (int i = SHMEMI_CTX_SLAB - 1; i >= 0; i--) {
+            slab->ctx[i].next_free = ctx_free;
+            ctx_free = &slab->ctx[i];
+        }
+    }
+    struct shmemi_ctx *c = ctx_free;
+    ctx_free = c->next_free;
+    c->next_free = NULL;
+    c->options = options;
+    c->bypass = (options & SHMEMX_CTX_BYPASS) != 0;
+    c->team = team;
+    c->team_start = team ? start : 0;
+    c->team_stride = team ? stride : 1;
+    c->team_n_pes = team ? n_pes : shmemi_state.n_pes;
+    __atomic_store_n(&c->magic, SHMEMI_CTX_MAGIC, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&ctx_lock);
+    *ctx_p = c;
+    return SHMEMI_OK;
+}
+
+SHMEMI_API int shmem_ctx_create(long options, shmem_ctx_t *ctx) {
+    return shmemi_ctx_create("shmem_ctx_create", options, NULL, 0, 1, 0, ctx) == SHMEMI_OK ? 0 : 1;
+}
+
+SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
+    static const char call[] = "shmem_ctx_destroy";
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (ctx == SHMEM_CTX_DEFAULT)
+        shmemi_fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
+    shmem_ctx_quiet(ctx);
+    pthread_mutex_lock(&ctx_lock);
+    if (ctx->magic != SHMEMI_CTX_MAGIC) {
+        pthread_mutex_unlock(&ctx_lock);
+        shmemi_ctx_invalid(call, ctx);
+    }
+    __atomic_store_n(&ctx->magic, 0, __ATOMIC_RELAXED);
+    ctx->next_free = ctx_free;
+    ctx_free = ctx;
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+SHMEMI_API void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                                        const shmem_ctx_session_config_t *config,
+                                        long config_mask) {
+    static const char call[] = "shmem_ctx_session_start";
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    shmemi_ctx_get(call, ctx);
+    if (options & ~SHMEM_CTX_SESSION_BATCH)
+        shmemi_fatal(call, "unknown session options 0x%lx", options & ~SHMEM_CTX_SESSION_BATCH);
+    if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && config == NULL)
+        shmemi_fatal(call, "config_mask names total_ops but config is NULL");
+}
+
+SHMEMI_API void shmem_ctx_session_stop(shmem_ctx_t ctx) {
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    shmemi_ctx_get("shmem_ctx_session_stop", ctx);
+}
+
+static shmemi_status_t ctx_module_init(void) {
+    shmemi_ctx_default.team_n_pes = shmemi_state.n_pes;
+    return SHMEMI_OK;
+}
+
+static void ctx_module_finalize(void) {
+    pthread_mutex_lock(&ctx_lock);
+    while (ctx_slabs != NULL) {
+        struct shmemi_ctx_slab *next = ctx_slabs->next;
+        free(ctx_slabs);
+        ctx_slabs = next;
+    }
+    ctx_free = NULL;
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+static const shmemi_module_t ctx_module = {"contexts", 10, ctx_module_init, ctx_module_finalize};
+
+__attribute__((constructor)) static void ctx_module_register(void) {
+    shmemi_module_register(&ctx_module);
+}

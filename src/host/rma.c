@@ -1,0 +1,443 @@
+/* Remote memory access on the host: put, get, p, g, iput, iget, ibput, ibget, the sized and byte
+ * forms, and _nbi. On the load/store path a put is a copy into the peer's mapping (relaxed, done
+ * at return), so _nbi forms are the blocking ones; a BYPASS context copies 4 KiB and more with
+ * non-temporal stores that fence and quiet drain. */
+#include "core/shmemi.h"
+#include "host/rma_internal.h"
+
+__thread int shmemi_nt_pending;
+
+#if SHMEMI_HAVE_NT_STORES
+/* Copies with non-temporal stores: a plain head up to 16-byte alignment of dest, streaming
+ * 16-byte stores, a plain tail. Leaves the stores to be ordered by shmemi_nt_drain. */
+static void nt_copy(char *dest, const char *source, size_t len) {
+    size_t head = (size_t)(-(uintptr_t)dest & 15);
+    memcpy(dest, source, head);
+    dest += head;
+    source += head;
+    len -= head;
+    for (; len >= 64; len -= 64, dest += 64, source += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)source);
+        __m128i b = _mm_loadu_si128((const __m128i *)(source + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(source + 32));
+        __m128i d = _mm_loadu_si128((const __m128i *)(source + 48));
+        _mm_stream_si128((__m128i *)dest, a);
+        _mm_stream_si128((__m128i *)(dest + 16), b);
+        _mm_stream_si128((__m128i *)(dest + 32), c);
+        _mm_stream_si128((__m128i *)(dest + 48), d);
+    }
+    for (; len >= 16; len -= 16, dest += 16, source += 16)
+        _mm_stream_si128((__m128i *)dest, _mm_loadu_si128((const __m128i *)source));
+    memcpy(dest, source, len);
+    shmemi_nt_pending = 1;
+}
+#endif
+
+/* Stores len bytes at a mapped address. A naturally aligned word of 1, 2, 4 or 8 bytes is one
+ * atomic store, so that a one-element put used as a flag is never seen torn. */
+static inline void store_bytes(char *r, const void *source, size_t len, int bypass) {
+    if (len <= 8 && (len & (len - 1)) == 0 && ((uintptr_t)r & (len - 1)) == 0) {
+        switch (len) {
+        case 1: {
+            uint8_t v;
+            memcpy(&v, source, 1);
+            __atomic_store_n((uint8_t *)r, v, __ATOMIC_RELAXED);
+            return;
+        }
+        case 2: {
+            uint16_t v;
+            memcpy(&v, source, 2);
+            __atomic_store_n((uint16_t *)r, v, __ATOMIC_RELAXED);
+            return;
+        }
+        case 4: {
+            uint32_t v;
+            memcpy(&v, source, 4);
+            __atomic_store_n((uint32_t *)r, v, __ATOMIC_RELAXED);
+            return;
+        }
+        default: {
+            uint64_t v;
+            memcpy(&v, source, 8);
+            __atomic_store_n((uint64_t *)r, v, __ATOMIC_RELAXED);
+            return;
+        }
+        }
+    }
+#if SHMEMI_HAVE_NT_STORES
+    if (bypass && len >= SHMEMX_BYPASS_NT_THRESHOLD) {
+        nt_copy(r, source, len);
+        return;
+    }
+#else
+    (void)bypass;
+#endif
+    memcpy(r, source, len);
+}
+
+/* Loads len bytes from a mapped address; an aligned word is one atomic load. */
+static inline void load_bytes(void *dest, const char *r, size_t len) {
+    if (len <= 8 && (len & (len - 1)) == 0 && ((uintptr_t)r & (len - 1)) == 0) {
+        switch (len) {
+        case 1: {
+            uint8_t v = __atomic_load_n((const uint8_t *)r, __ATOMIC_RELAXED);
+            memcpy(dest, &v, 1);
+            return;
+        }
+        case 2: {
+            uint16_t v = __atomic_load_n((const uint16_t *)r, __ATOMIC_RELAXED);
+            memcpy(dest, &v, 2);
+            return;
+        }
+        case 4: {
+            uint32_t v = __atomic_load_n((const uint32_t *)r, __ATOMIC_RELAXED);
+            memcpy(dest, &v, 4);
+            return;
+        }
+        default: {
+            uint64_t v = __atomic_load_n((const uint64_t *)r, __ATOMIC_RELAXED);
+            memcpy(dest, &v, 8);
+            return;
+        }
+        }
+    }
+    memcpy(dest, r, len);
+}
+
+/* The transport path: addr is symmetric but pe is not load/store reachable. */
+static void check_symmetric_or_die(const char *call, const void *addr, int pe) {
+    size_t offset;
+    if (shmemi_segment_of(addr, &offset) < 0)
+        shmemi_fatal(call, "address %p is not symmetric (target PE %d)", addr, pe);
+}
+
+static void transport_failed(const char *call, shmemi_status_t status, const void *addr, int pe) {
+    shmemi_fatal(call,
+                 "PE %d is not reachable by load/store and transport '%s' cannot reach it "
+                 "(status %d, address %p)",
+                 pe, shmemi_transport_local ? shmemi_transport_local->name : "none", (int)status,
+                 addr);
+}
+
+static void transport_put(const char *call, void *dest, const void *source, size_t len, int pe) {
+    check_symmetric_or_die(call, dest, pe);
+    shmemi_status_t st = shmemi_transport_local ? shmemi_transport_local->put(dest, source, len, pe)
+                                                : SHMEMI_ERR_UNSUPPORTED;
+    if (st != SHMEMI_OK)
+        transport_failed(call, st, dest, pe);
+}
+
+static void transport_get(const char *call, void *dest, const void *source, size_t len, int pe) {
+    check_symmetric_or_die(call, source, pe);
+    shmemi_status_t st = shmemi_transport_local ? shmemi_transport_local->get(dest, source, len, pe)
+                                                : SHMEMI_ERR_UNSUPPORTED;
+    if (st != SHMEMI_OK)
+        transport_failed(call, st, source, pe);
+}
+
+static inline char *route(const char *call, const void *addr, size_t len, int pe) {
+    if (__builtin_expect(shmemi_state.debug, 0))
+        shmemi_check_symmetric(call, addr, len, pe);
+    return shmemi_ptr(addr, pe);
+}
+
+void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
+                      int pe) {
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    if (len == 0)
+        return;
+    char *r = route(call, dest, len, wpe);
+    if (__builtin_expect(r == NULL, 0)) {
+        transport_put(call, dest, source, len, wpe);
+        return;
+    }
+    store_bytes(r, source, len, (int)c->bypass);
+}
+
+void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
+                      int pe) {
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    if (len == 0)
+        return;
+    char *r = route(call, source, len, wpe);
+    if (__builtin_expect(r == NULL, 0)) {
+        transport_get(call, dest, source, len, wpe);
+        return;
+    }
+    load_bytes(dest, r, len);
+    /* A get returns before any later write of the caller is issued (LB+gets+puts). */
+    SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
+}
+
+/* Checks a blocked strided range under SHMEM_DEBUG: no overflow, inside one symmetric segment
+ * (a negative stride lays the blocks out below addr). */
+static void check_strided(const char *call, const void *addr, ptrdiff_t stride, size_t elem_size,
+                          size_t bsize, size_t nblocks, int pe) {
+    size_t block_bytes, span, abs_stride = (size_t)(stride < 0 ? -stride : stride);
+    if (__builtin_mul_overflow(bsize, elem_size, &block_bytes) ||
+        __builtin_mul_overflow(nblocks - 1, abs_stride, &span) ||
+        __builtin_mul_overflow(span, elem_size, &span) ||
+        __builtin_add_overflow(span, block_bytes, &span))
+        shmemi_fatal(call,
+                     "strided range overflows: %zu blocks of %zu elements, stride %td, "
+                     "address %p (target PE %d)",
+                     nblocks, bsize, stride, addr, pe);
+    const char *lo = (const char *)addr;
+    if (stride < 0)
+        lo -= (nblocks - 1) * abs_stride * elem_size;
+    shmemi_check_symmetric(call, lo, span, pe);
+}
+
+void shmemi_put_strided(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                        ptrdiff_t dst, ptrdiff_t sst, size_t elem_size, size_t bsize,
+                        size_t nblocks, int pe) {
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    if (bsize == 0 || nblocks == 0)
+        return;
+    if (__builtin_expect(shmemi_state.debug, 0))
+        check_strided(call, dest, dst, elem_size, bsize, nblocks, wpe);
+    size_t block_bytes = shmemi_nbytes(call, bsize, elem_size, wpe);
+    char *r = shmemi_ptr(dest, wpe);
+    const char *s = source;
+    ptrdiff_t dstep = dst * (ptrdiff_t)elem_size, sstep = sst * (ptrdiff_t)elem_size;
+    for (size_t i = 0; i < nblocks; i++) {
+        if (__builtin_expect(r == NULL, 0))
+            transport_put(call, (char *)dest + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep,
+                          block_bytes, wpe);
+        else
+            store_bytes(r + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep, block_bytes,
+                        (int)c->bypass);
+    }
+}
+
+void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                        ptrdiff_t dst, ptrdiff_t sst, size_t elem_size, size_t bsize,
+                        size_t nblocks, int pe) {
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    if (bsize == 0 || nblocks == 0)
+        return;
+    if (__builtin_expect(shmemi_state.debug, 0))
+        check_strided(call, source, sst, elem_size, bsize, nblocks, wpe);
+    size_t block_bytes = shmemi_nbytes(call, bsize, elem_size, wpe);
+    const char *r = shmemi_ptr(source, wpe);
+    char *d = dest;
+    ptrdiff_t dstep = dst * (ptrdiff_t)elem_size, sstep = sst * (ptrdiff_t)elem_size;
+    for (size_t i = 0; i < nblocks; i++) {
+        if (__builtin_expect(r == NULL, 0))
+            transport_get(call, d + (ptrdiff_t)i * dstep,
+                          (const char *)source + (ptrdiff_t)i * sstep, block_bytes, wpe);
+        else
+            load_bytes(d + (ptrdiff_t)i * dstep, r + (ptrdiff_t)i * sstep, block_bytes);
+    }
+    SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
+}
+
+/* ---- typed, sized and byte forms ---------------------------------------------------------- */
+
+#define SHMEMI_DEF_RMA(TYPE, NAME)                                                                 \
+    SHMEMI_API void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,        \
+                                           size_t nelems, int pe) {                                \
+        static const char call[] = "shmem_" #NAME "_put";                                          \
+        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
+                         pe);                                                                      \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe) {    \
+        shmem_ctx_##NAME##_put(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                       \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,    \
+                                               size_t nelems, int pe) {                            \
+        static const char call[] = "shmem_" #NAME "_put_nbi";                                      \
+        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
+                         pe);                                                                      \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems,          \
+                                           int pe) {                                               \
+        shmem_ctx_##NAME##_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                   \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe) {        \
+        shmemi_put_bytes("shmem_" #NAME "_p", ctx, dest, &value, sizeof(TYPE), pe);                \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_p(TYPE *dest, TYPE value, int pe) {                             \
+        shmem_ctx_##NAME##_p(SHMEM_CTX_DEFAULT, dest, value, pe);                                  \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,       \
+                                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+        shmemi_put_strided("shmem_" #NAME "_iput", ctx, dest, source, dst, sst, sizeof(TYPE), 1,   \
+                           nelems, pe);                                                            \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst,             \
+                                        ptrdiff_t sst, size_t nelems, int pe) {                    \
+        shmem_ctx_##NAME##_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);            \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,      \
+                                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize,           \
+                                             size_t nblocks, int pe) {                             \
+        shmemi_put_strided("shmem_" #NAME "_ibput", ctx, dest, source, dst, sst, sizeof(TYPE),     \
+                           bsize, nblocks, pe);                                                    \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
+                                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {    \
+        shmem_ctx_##NAME##_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);   \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,        \
+                                           size_t nelems, int pe) {                                \
+        static const char call[] = "shmem_" #NAME "_get";                                          \
+        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
+                         pe);                                                                      \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe) {    \
+        shmem_ctx_##NAME##_get(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                       \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,    \
+                                               size_t nelems, int pe) {                            \
+        static const char call[] = "shmem_" #NAME "_get_nbi";                                      \
+        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
+                         pe);                                                                      \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems,          \
+                                           int pe) {                                               \
+        shmem_ctx_##NAME##_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                   \
+    }                                                                                              \
+    SHMEMI_API TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE *source, int pe) {            \
+        TYPE value;                                                                                \
+        shmemi_get_bytes("shmem_" #NAME "_g", ctx, &value, source, sizeof(TYPE), pe);              \
+        return value;                                                                              \
+    }                                                                                              \
+    SHMEMI_API TYPE shmem_##NAME##_g(const TYPE *source, int pe) {                                 \
+        return shmem_ctx_##NAME##_g(SHMEM_CTX_DEFAULT, source, pe);                                \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,       \
+                                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+        shmemi_get_strided("shmem_" #NAME "_iget", ctx, dest, source, dst, sst, sizeof(TYPE), 1,   \
+                           nelems, pe);                                                            \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst,             \
+                                        ptrdiff_t sst, size_t nelems, int pe) {                    \
+        shmem_ctx_##NAME##_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);            \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,      \
+                                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize,           \
+                                             size_t nblocks, int pe) {                             \
+        shmemi_get_strided("shmem_" #NAME "_ibget", ctx, dest, source, dst, sst, sizeof(TYPE),     \
+                           bsize, nblocks, pe);                                                    \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_ibget(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
+                                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {    \
+        shmem_ctx_##NAME##_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);   \
+    }
+SHMEMI_RMA_TYPES(SHMEMI_DEF_RMA)
+#undef SHMEMI_DEF_RMA
+
+#define SHMEMI_DEF_RMA_SIZE(BITS)                                                                  \
+    SHMEMI_API void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source,           \
+                                        size_t nelems, int pe) {                                   \
+        static const char call[] = "shmem_put" #BITS;                                              \
+        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
+    }                                                                                              \
+    SHMEMI_API void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+        shmem_ctx_put##BITS(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                          \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source,     \
+                                              size_t nelems, int pe) {                             \
+        static const char call[] = "shmem_put" #BITS "_nbi";                                       \
+        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
+    }                                                                                              \
+    SHMEMI_API void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
+        shmem_ctx_put##BITS##_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                    \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source,          \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
+        shmemi_put_strided("shmem_iput" #BITS, ctx, dest, source, dst, sst, BITS / 8, 1, nelems,   \
+                           pe);                                                                    \
+    }                                                                                              \
+    SHMEMI_API void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                     size_t nelems, int pe) {                                      \
+        shmem_ctx_iput##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);               \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source,         \
+                                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize,              \
+                                          size_t nblocks, int pe) {                                \
+        shmemi_put_strided("shmem_ibput" #BITS, ctx, dest, source, dst, sst, BITS / 8, bsize,      \
+                           nblocks, pe);                                                           \
+    }                                                                                              \
+    SHMEMI_API void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst,               \
+                                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {       \
+        shmem_ctx_ibput##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);      \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source,           \
+                                        size_t nelems, int pe) {                                   \
+        static const char call[] = "shmem_get" #BITS;                                              \
+        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
+    }                                                                                              \
+    SHMEMI_API void shmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
+        shmem_ctx_get##BITS(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                          \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source,     \
+                                              size_t nelems, int pe) {                             \
+        static const char call[] = "shmem_get" #BITS "_nbi";                                       \
+        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
+    }                                                                                              \
+    SHMEMI_API void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
+        shmem_ctx_get##BITS##_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                    \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source,          \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
+        shmemi_get_strided("shmem_iget" #BITS, ctx, dest, source, dst, sst, BITS / 8, 1, nelems,   \
+                           pe);                                                                    \
+    }                                                                                              \
+    SHMEMI_API void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                                     size_t nelems, int pe) {                                      \
+        shmem_ctx_iget##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);               \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source,         \
+                                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize,              \
+                                          size_t nblocks, int pe) {                                \
+        shmemi_get_strided("shmem_ibget" #BITS, ctx, dest, source, dst, sst, BITS / 8, bsize,      \
+                           nblocks, pe);                                                           \
+    }                                                                                              \
+    SHMEMI_API void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst,               \
+                                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {       \
+        shmem_ctx_ibget##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);      \
+    }
+SHMEMI_RMA_BITS(SHMEMI_DEF_RMA_SIZE)
+#undef SHMEMI_DEF_RMA_SIZE
+
+SHMEMI_API void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 int pe) {
+    shmemi_put_bytes("shmem_putmem", ctx, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_putmem(void *dest, const void *source, size_t nelems, int pe) {
+    shmemi_put_bytes("shmem_putmem", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                     int pe) {
+    shmemi_put_bytes("shmem_putmem_nbi", ctx, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
+    shmemi_put_bytes("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 int pe) {
+    shmemi_get_bytes("shmem_getmem", ctx, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_getmem(void *dest, const void *source, size_t nelems, int pe) {
+    shmemi_get_bytes("shmem_getmem", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                     int pe) {
+    shmemi_get_bytes("shmem_getmem_nbi", ctx, dest, source, nelems, pe);
+}
+
+SHMEMI_API void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
+    shmemi_get_bytes("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
+}

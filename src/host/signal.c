@@ -1,0 +1,139 @@
+/* Put-with-signal and the signal operations. The signal update of put_signal is a release of the
+ * put's data (outstanding non-temporal stores drained first); signal_add/set alone are relaxed
+ * AMOs; signal_fetch is an acquire load. */
+#include "core/shmemi.h"
+#include "host/rma_internal.h"
+
+void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                       size_t len, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        shmemi_fatal(call, "invalid signal operator %d (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD)",
+                     sig_op);
+    shmemi_put_bytes(call, ctx, dest, source, len, pe);
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    if (__builtin_expect(shmemi_state.debug, 0)) {
+        shmemi_check_symmetric(call, sig_addr, sizeof(*sig_addr), wpe);
+        shmemi_check_aligned(call, sig_addr, sizeof(*sig_addr), wpe);
+    }
+    uint64_t *r = shmemi_ptr(sig_addr, wpe);
+    if (__builtin_expect(r == NULL, 0)) {
+        shmem_ctx_fence(ctx);
+        shmemi_amo(call, ctx, sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD,
+                   sig_addr, signal, 0, sizeof(uint64_t), pe);
+        return;
+    }
+    shmemi_nt_drain();
+    if (sig_op == SHMEM_SIGNAL_SET)
+        __atomic_store_n(r, signal, __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_add(r, signal, __ATOMIC_RELEASE);
+}
+
+#define SHMEMI_DEF_PUT_SIGNAL(TYPE, NAME)                                                          \
+    SHMEMI_API void shmem_ctx_##NAME##_put_signal(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, \
+                                                  size_t nelems, uint64_t *sig_addr,               \
+                                                  uint64_t signal, int sig_op, int pe) {           \
+        static const char call[] = "shmem_" #NAME "_put_signal";                                   \
+        shmemi_put_signal(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),  \
+                          sig_addr, signal, sig_op, pe);                                           \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems,       \
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,     \
+                                              int pe) {                                            \
+        shmem_ctx_##NAME##_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr, signal,   \
+                                      sig_op, pe);                                                 \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_put_signal_nbi(                                             \
+        shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,        \
+        uint64_t signal, int sig_op, int pe) {                                                     \
+        static const char call[] = "shmem_" #NAME "_put_signal_nbi";                               \
+        shmemi_put_signal(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),  \
+                          sig_addr, signal, sig_op, pe);                                           \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems,   \
+                                                  uint64_t *sig_addr, uint64_t signal, int sig_op, \
+                                                  int pe) {                                        \
+        shmem_ctx_##NAME##_put_signal_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr,       \
+                                          signal, sig_op, pe);                                     \
+    }
+SHMEMI_RMA_TYPES(SHMEMI_DEF_PUT_SIGNAL)
+#undef SHMEMI_DEF_PUT_SIGNAL
+
+#define SHMEMI_DEF_PUT_SIGNAL_SIZE(BITS)                                                           \
+    SHMEMI_API void shmem_ctx_put##BITS##_signal(shmem_ctx_t ctx, void *dest, const void *source,  \
+                                                 size_t nelems, uint64_t *sig_addr,                \
+                                                 uint64_t signal, int sig_op, int pe) {            \
+        static const char call[] = "shmem_put" #BITS "_signal";                                    \
+        shmemi_put_signal(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe),      \
+                          sig_addr, signal, sig_op, pe);                                           \
+    }                                                                                              \
+    SHMEMI_API void shmem_put##BITS##_signal(void *dest, const void *source, size_t nelems,        \
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,      \
+                                             int pe) {                                             \
+        shmem_ctx_put##BITS##_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr, signal,    \
+                                     sig_op, pe);                                                  \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_put##BITS##_signal_nbi(                                              \
+        shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr,        \
+        uint64_t signal, int sig_op, int pe) {                                                     \
+        static const char call[] = "shmem_put" #BITS "_signal_nbi";                                \
+        shmemi_put_signal(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe),      \
+                          sig_addr, signal, sig_op, pe);                                           \
+    }                                                                                              \
+    SHMEMI_API void shmem_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems,    \
+                                                 uint64_t *sig_addr, uint64_t signal, int sig_op,  \
+                                                 int pe) {                                         \
+        shmem_ctx_put##BITS##_signal_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr,        \
+                                         signal, sig_op, pe);                                      \
+    }
+SHMEMI_RMA_BITS(SHMEMI_DEF_PUT_SIGNAL_SIZE)
+#undef SHMEMI_DEF_PUT_SIGNAL_SIZE
+
+SHMEMI_API void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source,
+                                        size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe) {
+    shmemi_put_signal("shmem_putmem_signal", ctx, dest, source, nelems, sig_addr, signal, sig_op,
+                      pe);
+}
+
+SHMEMI_API void shmem_putmem_signal(void *dest, const void *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+    shmemi_put_signal("shmem_putmem_signal", SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr,
+                      signal, sig_op, pe);
+}
+
+SHMEMI_API void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                            size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                            int sig_op, int pe) {
+    shmemi_put_signal("shmem_putmem_signal_nbi", ctx, dest, source, nelems, sig_addr, signal,
+                      sig_op, pe);
+}
+
+SHMEMI_API void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+    shmemi_put_signal("shmem_putmem_signal_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr,
+                      signal, sig_op, pe);
+}
+
+SHMEMI_API uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+
+SHMEMI_API void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
+    shmemi_amo("shmem_signal_add", ctx, SHMEMI_AMO_ADD, sig_addr, signal, 0, sizeof(uint64_t), pe);
+}
+
+SHMEMI_API void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe) {
+    shmemi_amo("shmem_signal_add", SHMEM_CTX_DEFAULT, SHMEMI_AMO_ADD, sig_addr, signal, 0,
+               sizeof(uint64_t), pe);
+}
+
+SHMEMI_API void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
+    shmemi_amo("shmem_signal_set", ctx, SHMEMI_AMO_SET, sig_addr, signal, 0, sizeof(uint64_t), pe);
+}
+
+SHMEMI_API void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe) {
+    shmemi_amo("shmem_signal_set", SHMEM_CTX_DEFAULT, SHMEMI_AMO_SET, sig_addr, signal, 0,
+               sizeof(uint64_t), pe);
+}

@@ -1,0 +1,53 @@
+/* Bad input must end the job with a message naming the call and what was wrong. PE 0 makes the
+ * mistake named by argv[1]; the other PEs wait to be ended with it. ctest matches the message. */
+#include <string.h>
+
+#include "host_test.h"
+
+int main(int argc, char **argv) {
+    shmem_init();
+    test_init();
+    const char *c = argc > 1 ? argv[1] : "";
+    long *sym = shmem_calloc(4, sizeof(long));
+    uint64_t *sig = shmem_calloc(1, sizeof(uint64_t));
+    CHECK(sym && sig, "shmem_calloc");
+    long src[4] = {1, 2, 3, 4};
+    if (shmem_my_pe() == 0) {
+        int peer = 1 % shmem_n_pes();
+        if (strcmp(c, "pe") == 0) {
+            shmem_long_p(sym, 1, -7);
+        } else if (strcmp(c, "pe_high") == 0) {
+            shmem_ctx_long_atomic_add(SHMEM_CTX_DEFAULT, sym, 1, shmem_n_pes() + 40);
+        } else if (strcmp(c, "ctx_destroyed") == 0) {
+            shmem_ctx_t ctx;
+            CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
+            shmem_ctx_destroy(ctx);
+            shmem_ctx_long_p(ctx, sym, 1, peer);
+        } else if (strcmp(c, "ctx_invalid") == 0) {
+            shmem_ctx_putmem(SHMEM_CTX_INVALID, sym, src, 8, peer);
+        } else if (strcmp(c, "ctx_default_destroy") == 0) {
+            shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+        } else if (strcmp(c, "ctx_options") == 0) {
+            shmem_ctx_t ctx;
+            shmem_ctx_create(1L << 40, &ctx);
+        } else if (strcmp(c, "nonsymmetric") == 0) {
+            long *heap = malloc(4 * sizeof(long));
+            shmem_long_put(heap, src, 4, peer);
+        } else if (strcmp(c, "misaligned") == 0) {
+            shmem_long_atomic_add((long *)((char *)sym + 4), 1, peer);
+        } else if (strcmp(c, "overflow") == 0) {
+            shmem_long_put(sym, src, SIZE_MAX / 4, peer);
+        } else if (strcmp(c, "cmp") == 0) {
+            shmem_long_wait_until(sym, 42, 0);
+        } else if (strcmp(c, "sig_op") == 0) {
+            shmem_long_put_signal(sym, src, 1, sig, 1, 9, peer);
+        } else if (strcmp(c, "scope") == 0) {
+            shmemx_acquire(17);
+        }
+        fprintf(stderr, "error case '%s' was not caught\n", c);
+        shmem_global_exit(3);
+    }
+    test_barrier();
+    shmem_finalize();
+    return 0;
+}
