@@ -17,17 +17,32 @@ if(SHMEM_GPU STREQUAL "cuda")
   set(SHMEM_GPU_RUNTIME CUDA::cudart)
 elseif(SHMEM_GPU STREQUAL "hip")
   if(NOT CMAKE_HIP_COMPILER AND NOT DEFINED ENV{HIPCXX})
-    # The ROCm clang that hipcc drives; Debian installs it as clang++-<version>.
-    find_program(_shmem_hipconfig hipconfig)
-    if(_shmem_hipconfig)
-      execute_process(COMMAND ${_shmem_hipconfig} --hipclangpath OUTPUT_VARIABLE _shmem_clang_dir
-                      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    # The ROCm clang that hipcc drives: /opt/rocm's, else Debian's newest clang++-<version>.
+    file(GLOB _shmem_clangs /usr/bin/clang++-[1-9][0-9])
+    list(SORT _shmem_clangs COMPARE NATURAL ORDER DESCENDING)
+    if(EXISTS /opt/rocm/llvm/bin/clang++)
+      list(PREPEND _shmem_clangs /opt/rocm/llvm/bin/clang++)
     endif()
-    file(GLOB _shmem_clangs /opt/rocm/llvm/bin/clang++ ${_shmem_clang_dir}/clang++
-         /usr/bin/clang++-1[5-9] /usr/bin/clang++-[2-9][0-9])
     if(_shmem_clangs)
       list(GET _shmem_clangs 0 _shmem_clang)
       set(CMAKE_HIP_COMPILER ${_shmem_clang})
+    endif()
+  endif()
+  # CMake looks for <rocm>/lib/cmake/hip-lang; Debian installs it under lib/<multiarch>/cmake. A
+  # folder in the build tree with that layout points CMake at it.
+  if(NOT CMAKE_HIP_COMPILER_ROCM_ROOT AND NOT EXISTS /opt/rocm/lib/cmake/hip-lang
+     AND EXISTS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/cmake/hip-lang/hip-lang-config.cmake)
+    set(_shmem_rocm ${CMAKE_BINARY_DIR}/rocm-layout)
+    file(MAKE_DIRECTORY ${_shmem_rocm}/lib/cmake)
+    file(CREATE_LINK /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/cmake/hip-lang
+         ${_shmem_rocm}/lib/cmake/hip-lang SYMBOLIC)
+    set(CMAKE_HIP_COMPILER_ROCM_ROOT ${_shmem_rocm})
+    # Its dependencies (amd_comgr, hsa-runtime64) live there too; CMake's compiler checks run in
+    # a fresh project that only sees the environment.
+    set(ENV{CMAKE_PREFIX_PATH} "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/cmake:$ENV{CMAKE_PREFIX_PATH}")
+    # What hipcc passes to that clang on such a system.
+    if(NOT DEFINED ENV{HIPFLAGS} AND EXISTS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/amdgcn/bitcode)
+      set(ENV{HIPFLAGS} "--rocm-path=/usr --hip-device-lib-path=/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/amdgcn/bitcode")
     endif()
   endif()
   if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)

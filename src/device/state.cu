@@ -117,10 +117,14 @@ static void device_finalize(void) {
     memset(&state, 0, sizeof(state));
 }
 
+#if !SHMEMI_DEVICE_PASS
 static const shmemi_module_t device_module = {"device", 50, device_init, device_finalize};
+#endif
+#if !SHMEMI_DEVICE_PASS
 __attribute__((constructor)) static void device_register(void) {
     shmemi_module_register(&device_module);
 }
+#endif
 
 /* ---- modules loaded at run time ---------------------------------------------------------------- */
 

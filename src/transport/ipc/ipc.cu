@@ -262,6 +262,8 @@ static shmemi_status_t ipc_quiet(void) {
     return ipc_check("quiet", gpu_device_synchronize()) ? SHMEMI_ERR_IO : SHMEMI_OK;
 }
 
+/* Host data only: HIP would otherwise also place this constant in device memory. */
+#if !SHMEMI_DEVICE_PASS
 extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .name = "ipc",
     .init = ipc_init,
@@ -278,6 +280,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .amo = ipc_amo,
     .quiet = ipc_quiet,
 };
+#endif
 
 /* The heap of a GPU build lives in GPU memory. */
 __attribute__((constructor)) static void ipc_select(void) {
