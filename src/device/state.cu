@@ -18,7 +18,9 @@ static shmemi_device_state_update_func_t registered[MAX_REGISTERED];
 static int n_registered;
 static shmemi_device_state_t state;
 
-const shmemi_device_state_t *shmemi_device_state(void) { return &state; }
+const shmemi_device_state_t *shmemi_device_state(void) {
+    return &state;
+}
 
 static void update_one(shmemi_device_state_update_func_t update) {
     int err = update(&state);
@@ -46,8 +48,10 @@ extern "C" int shmemi_device_state_register(shmemi_device_state_update_func_t up
     }
     pthread_mutex_unlock(&registry_lock);
     if (handle < 0)
-        shmemi_warn("shmem_init", "more than %d CUDA/HIP translation units include shmem.h; the "
-                    "others see no device state", MAX_REGISTERED);
+        shmemi_warn("shmem_init",
+                    "more than %d CUDA/HIP translation units include shmem.h; the "
+                    "others see no device state",
+                    MAX_REGISTERED);
     return handle;
 }
 
@@ -126,7 +130,8 @@ __attribute__((constructor)) static void device_register(void) {
 }
 #endif
 
-/* ---- modules loaded at run time ---------------------------------------------------------------- */
+/* ---- modules loaded at run time ----------------------------------------------------------------
+ */
 
 /* The driver API is reached through dlopen, so the library loads where no driver is installed. */
 #if SHMEM_PLATFORM == SHMEM_PLATFORM_CUDA
@@ -169,7 +174,11 @@ static int module_init(void *module) {
 }
 
 #if SHMEM_PLATFORM == SHMEM_PLATFORM_CUDA
-extern "C" int shmemx_cumodule_init(void *module) { return module_init(module); }
+extern "C" int shmemx_cumodule_init(void *module) {
+    return module_init(module);
+}
 #else
-extern "C" int shmemx_hipmodule_init(void *module) { return module_init(module); }
+extern "C" int shmemx_hipmodule_init(void *module) {
+    return module_init(module);
+}
 #endif

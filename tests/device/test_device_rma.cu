@@ -13,15 +13,15 @@
 #define AMO_ITERS 50
 
 struct buffers {
-    int *src, *dst;           /* N_INTS each */
-    int *pbuf;                /* one int per PE */
-    long *strided;            /* 2 * N_INTS */
-    uint64_t *payload;        /* ROUNDS * PAYLOAD */
-    uint64_t *sig;            /* one */
-    uint64_t *counter;        /* one, on PE 0 */
-    unsigned *bits;           /* one */
-    uint64_t *flag;           /* one */
-    long *errors;             /* local device memory */
+    int *src, *dst;    /* N_INTS each */
+    int *pbuf;         /* one int per PE */
+    long *strided;     /* 2 * N_INTS */
+    uint64_t *payload; /* ROUNDS * PAYLOAD */
+    uint64_t *sig;     /* one */
+    uint64_t *counter; /* one, on PE 0 */
+    unsigned *bits;    /* one */
+    uint64_t *flag;    /* one */
+    long *errors;      /* local device memory */
 };
 
 __global__ void ring_put_kernel(buffers b) {
@@ -169,13 +169,27 @@ static long run(const char *what, void (*launch)(buffers, int), buffers b, int a
     return gpu_test_report(what, errors);
 }
 
-static void launch_ring(buffers b, int) { ring_put_kernel<<<1, 256>>>(b); }
-static void launch_get(buffers b, int) { get_kernel<<<1, 256>>>(b); }
-static void launch_p_g(buffers b, int phase) { p_g_kernel<<<1, 128>>>(b, phase); }
-static void launch_strided(buffers b, int) { strided_kernel<<<1, 32>>>(b); }
-static void launch_pipeline(buffers b, int) { pipeline_kernel<<<1, 128>>>(b); }
-static void launch_amo(buffers b, int phase) { amo_kernel<<<1, AMO_THREADS>>>(b, phase); }
-static void launch_wait(buffers b, int) { wait_kernel<<<1, 32>>>(b); }
+static void launch_ring(buffers b, int) {
+    ring_put_kernel<<<1, 256>>>(b);
+}
+static void launch_get(buffers b, int) {
+    get_kernel<<<1, 256>>>(b);
+}
+static void launch_p_g(buffers b, int phase) {
+    p_g_kernel<<<1, 128>>>(b, phase);
+}
+static void launch_strided(buffers b, int) {
+    strided_kernel<<<1, 32>>>(b);
+}
+static void launch_pipeline(buffers b, int) {
+    pipeline_kernel<<<1, 128>>>(b);
+}
+static void launch_amo(buffers b, int phase) {
+    amo_kernel<<<1, AMO_THREADS>>>(b, phase);
+}
+static void launch_wait(buffers b, int) {
+    wait_kernel<<<1, 32>>>(b);
+}
 
 static void barrier_on_stream(void) {
     shmemx_barrier_all_on_stream(0);

@@ -3,8 +3,12 @@
  * SHMEM_DEVICE_CHECKS=1 (this file is also built that way), an out-of-range PE is reported. */
 #include "gpu_test.h"
 
-__global__ void wait_forever(uint64_t *flag) { shmem_uint64_wait_until(flag, SHMEM_CMP_EQ, 1); }
-__global__ void bad_pe(int *x) { shmem_int_p(x, 1, shmem_n_pes() + 3); }
+__global__ void wait_forever(uint64_t *flag) {
+    shmem_uint64_wait_until(flag, SHMEM_CMP_EQ, 1);
+}
+__global__ void bad_pe(int *x) {
+    shmem_int_p(x, 1, shmem_n_pes() + 3);
+}
 
 int main(int argc, char **argv) {
     gpu_test_require_gpu();

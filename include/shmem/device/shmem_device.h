@@ -57,6 +57,8 @@
 
 #include <shmem/device/impl/gpu_port.h>
 #include <shmem/device/impl/api__funcs.h>
+#include <shmem/device/impl/compat__funcs.h>
+#include <shmem/device/impl/generic__funcs.h>
 #include <shmem/device/launch.h>
 
 #endif

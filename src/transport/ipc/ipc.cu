@@ -33,7 +33,9 @@ static int ipc_check(const char *what, gpu_error_t err) {
     return -1;
 }
 
-int shmemi_ipc_device(void) { return ipc_device; }
+int shmemi_ipc_device(void) {
+    return ipc_device;
+}
 
 char *shmemi_ipc_peer_base(int pe) {
     if (!peer_base || pe < 0 || pe >= shmemi_state.n_pes)
@@ -113,7 +115,8 @@ static shmemi_status_t ipc_segment_share(void *base, size_t size,
 /* Maps a peer's heap. Host code cannot load or store it, so the base reported to core is NULL
  * (host operations then come through put/get/amo below); kernels use the mapping through the
  * device state (shmemi_ipc_peer_base). */
-static shmemi_status_t ipc_segment_attach(int pe, const unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE],
+static shmemi_status_t ipc_segment_attach(int pe,
+                                          const unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE],
                                           size_t size, void **base_p) {
     ipc_blob_t b;
     memcpy(&b, blob, sizeof(b));

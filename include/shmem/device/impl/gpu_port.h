@@ -5,7 +5,8 @@
  * as a template argument (SHMEMI_SCOPE_*) and states its memory order in its name, so the
  * instruction it emits is fixed at compile time:
  *   shmemi_ld_relaxed / shmemi_ld_acquire / shmemi_st_relaxed / shmemi_st_release
- *   shmemi_atomic_<op> (relaxed; _release where named), shmemi_fence_acq_rel / shmemi_fence_sc
+ *   shmemi_ptx_atom_<op>_<order> (fetching) and shmemi_ptx_red_<op>_<order> (non-fetching)
+ *   read-modify-write atomics, shmemi_fence_acq_rel / shmemi_fence_sc
  *   shmemi_ld_bypass / shmemi_st_bypass: the cache-bypassing accesses of BYPASS contexts
  *   shmemi_drain_stores: waits until this thread's earlier stores are performed (no cache op)
  * CUDA uses inline PTX, HIP the __hip_atomic builtins and, for bypass accesses, AMDGCN assembly.
@@ -169,11 +170,15 @@ template <typename To, typename From> SHMEMI_HD To shmemi_bit_cast(From v) {
         return v;                                                                                  \
     }                                                                                              \
     template <int Scope> SHMEMI_DI void shmemi_ptx_st_relaxed(CT *p, CT v) {                       \
-        SHMEMI_PTX_SCOPED(Scope, "st.relaxed", ".b" #BITS " [%0], %1;", : : "l"(p), CONS(v)        \
+        SHMEMI_PTX_SCOPED(Scope, "st.relaxed", ".b" #BITS " [%0], %1;",                            \
+                          :                                                                        \
+                          : "l"(p), CONS(v)                                                        \
                           : "memory");                                                             \
     }                                                                                              \
     template <int Scope> SHMEMI_DI void shmemi_ptx_st_release(CT *p, CT v) {                       \
-        SHMEMI_PTX_SCOPED(Scope, "st.release", ".b" #BITS " [%0], %1;", : : "l"(p), CONS(v)        \
+        SHMEMI_PTX_SCOPED(Scope, "st.release", ".b" #BITS " [%0], %1;",                            \
+                          :                                                                        \
+                          : "l"(p), CONS(v)                                                        \
                           : "memory");                                                             \
     }                                                                                              \
     SHMEMI_DI CT shmemi_ptx_ld_bypass(const CT *p) {                                               \
@@ -185,7 +190,7 @@ template <typename To, typename From> SHMEMI_HD To shmemi_bit_cast(From v) {
         return v;                                                                                  \
     }                                                                                              \
     SHMEMI_DI void shmemi_ptx_st_bypass(CT *p, CT v) {                                             \
-        asm volatile("st.relaxed.sys.L1::no_allocate.b" #BITS " [%0], %1;" ::"l"(p), CONS(v)      \
+        asm volatile("st.relaxed.sys.L1::no_allocate.b" #BITS " [%0], %1;" ::"l"(p), CONS(v)       \
                      : "memory");                                                                  \
     }
 
@@ -208,11 +213,15 @@ template <int Scope> SHMEMI_DI uint8_t shmemi_ptx_ld_acquire(const uint8_t *p) {
     return (uint8_t)v;
 }
 template <int Scope> SHMEMI_DI void shmemi_ptx_st_relaxed(uint8_t *p, uint8_t v) {
-    SHMEMI_PTX_SCOPED(Scope, "st.relaxed", ".u8 [%0], %1;", : : "l"(p), "h"((uint16_t)v)
+    SHMEMI_PTX_SCOPED(Scope, "st.relaxed", ".u8 [%0], %1;",
+                      :
+                      : "l"(p), "h"((uint16_t)v)
                       : "memory");
 }
 template <int Scope> SHMEMI_DI void shmemi_ptx_st_release(uint8_t *p, uint8_t v) {
-    SHMEMI_PTX_SCOPED(Scope, "st.release", ".u8 [%0], %1;", : : "l"(p), "h"((uint16_t)v)
+    SHMEMI_PTX_SCOPED(Scope, "st.release", ".u8 [%0], %1;",
+                      :
+                      : "l"(p), "h"((uint16_t)v)
                       : "memory");
 }
 SHMEMI_DI uint8_t shmemi_ptx_ld_bypass(const uint8_t *p) {
@@ -236,8 +245,8 @@ SHMEMI_DI shmemi_vec16_t shmemi_ld_bypass_vec16(const shmemi_vec16_t *p) {
     return v;
 }
 SHMEMI_DI void shmemi_st_bypass_vec16(shmemi_vec16_t *p, shmemi_vec16_t v) {
-    asm volatile("st.relaxed.sys.L1::no_allocate.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p),
-                 "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+    asm volatile("st.relaxed.sys.L1::no_allocate.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x),
+                 "r"(v.y), "r"(v.z), "r"(v.w)
                  : "memory");
 }
 
@@ -249,13 +258,15 @@ template <int Scope> SHMEMI_DI void shmemi_fence_sc() {
 }
 /* Stores of one thread are performed in order of its later fences and releases on NVIDIA; no
  * separate wait exists or is needed. */
-SHMEMI_DI void shmemi_drain_stores() { asm volatile("" ::: "memory"); }
+SHMEMI_DI void shmemi_drain_stores() {
+    asm volatile("" ::: "memory");
+}
 
 /* Read-modify-write atomics. OP is the PTX operation, T the PTX type, CT the C type. */
 #define SHMEMI_PTX_ATOM(NAME, SEM, OP, T, CT, CONS)                                                \
     template <int Scope> SHMEMI_DI CT shmemi_ptx_atom_##NAME##_##SEM(CT *p, CT v) {                \
         CT r;                                                                                      \
-        SHMEMI_PTX_SCOPED(Scope, "atom." #SEM, "." #OP "." #T " %0, [%1], %2;",                     \
+        SHMEMI_PTX_SCOPED(Scope, "atom." #SEM, "." #OP "." #T " %0, [%1], %2;",                    \
                           : "=" CONS(r)                                                            \
                           : "l"(p), CONS(v)                                                        \
                           : "memory");                                                             \
@@ -275,8 +286,28 @@ SHMEMI_DI void shmemi_drain_stores() { asm volatile("" ::: "memory"); }
 SHMEMI_PTX_ATOM_ALL(relaxed)
 SHMEMI_PTX_ATOM_ALL(release)
 
-template <int Scope> SHMEMI_DI uint32_t shmemi_ptx_atom_cas_relaxed(uint32_t *p, uint32_t c,
-                                                                   uint32_t v) {
+/* Non-fetching atomics (PTX red). */
+#define SHMEMI_PTX_RED(NAME, SEM, OP, T, CT, CONS)                                                 \
+    template <int Scope> SHMEMI_DI void shmemi_ptx_red_##NAME##_##SEM(CT *p, CT v) {               \
+        SHMEMI_PTX_SCOPED(Scope, "red." #SEM, "." #OP "." #T " [%0], %1;",                         \
+                          :                                                                        \
+                          : "l"(p), CONS(v)                                                        \
+                          : "memory");                                                             \
+    }
+#define SHMEMI_PTX_RED_ALL(SEM)                                                                    \
+    SHMEMI_PTX_RED(add, SEM, add, u32, uint32_t, SHMEMI_PTX_CONS_R)                                \
+    SHMEMI_PTX_RED(add, SEM, add, u64, uint64_t, SHMEMI_PTX_CONS_L)                                \
+    SHMEMI_PTX_RED(and, SEM, and, b32, uint32_t, SHMEMI_PTX_CONS_R)                                \
+    SHMEMI_PTX_RED(and, SEM, and, b64, uint64_t, SHMEMI_PTX_CONS_L)                                \
+    SHMEMI_PTX_RED(or, SEM, or, b32, uint32_t, SHMEMI_PTX_CONS_R)                                  \
+    SHMEMI_PTX_RED(or, SEM, or, b64, uint64_t, SHMEMI_PTX_CONS_L)                                  \
+    SHMEMI_PTX_RED(xor, SEM, xor, b32, uint32_t, SHMEMI_PTX_CONS_R)                                \
+    SHMEMI_PTX_RED(xor, SEM, xor, b64, uint64_t, SHMEMI_PTX_CONS_L)
+SHMEMI_PTX_RED_ALL(relaxed)
+SHMEMI_PTX_RED_ALL(release)
+
+template <int Scope>
+SHMEMI_DI uint32_t shmemi_ptx_atom_cas_relaxed(uint32_t *p, uint32_t c, uint32_t v) {
     uint32_t r;
     SHMEMI_PTX_SCOPED(Scope, "atom.relaxed", ".cas.b32 %0, [%1], %2, %3;",
                       : "=r"(r)
@@ -284,8 +315,8 @@ template <int Scope> SHMEMI_DI uint32_t shmemi_ptx_atom_cas_relaxed(uint32_t *p,
                       : "memory");
     return r;
 }
-template <int Scope> SHMEMI_DI uint64_t shmemi_ptx_atom_cas_relaxed(uint64_t *p, uint64_t c,
-                                                                   uint64_t v) {
+template <int Scope>
+SHMEMI_DI uint64_t shmemi_ptx_atom_cas_relaxed(uint64_t *p, uint64_t c, uint64_t v) {
     uint64_t r;
     SHMEMI_PTX_SCOPED(Scope, "atom.relaxed", ".cas.b64 %0, [%1], %2, %3;",
                       : "=l"(r)
@@ -299,8 +330,12 @@ SHMEMI_DI uint64_t shmemi_clock_ns() {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
-SHMEMI_DI void shmemi_trap() { __trap(); }
-SHMEMI_DI void shmemi_pause() { __nanosleep(32); }
+SHMEMI_DI void shmemi_trap() {
+    __trap();
+}
+SHMEMI_DI void shmemi_pause() {
+    __nanosleep(32);
+}
 
 #elif defined(__HIP_DEVICE_COMPILE__)
 /* ---- AMD (GCN/CDNA) ---- */
@@ -340,7 +375,7 @@ SHMEMI_HIP_LDST(uint64_t)
 #define SHMEMI_AMDGCN_BYPASS(CT, RT, LD, ST)                                                       \
     SHMEMI_DI CT shmemi_ptx_ld_bypass(const CT *p) {                                               \
         RT v;                                                                                      \
-        asm volatile(LD " %0, %1, off " SHMEMI_AMDGCN_BYPASS_BITS "\n\ts_waitcnt vmcnt(0)"        \
+        asm volatile(LD " %0, %1, off " SHMEMI_AMDGCN_BYPASS_BITS "\n\ts_waitcnt vmcnt(0)"         \
                      : "=v"(v)                                                                     \
                      : "v"(p)                                                                      \
                      : "memory");                                                                  \
@@ -411,15 +446,32 @@ SHMEMI_DI void shmemi_drain_stores() {
 SHMEMI_HIP_ATOM_ALL(relaxed, __ATOMIC_RELAXED)
 SHMEMI_HIP_ATOM_ALL(release, __ATOMIC_RELEASE)
 
+/* Non-fetching atomics: the result is unused, so the no-return instruction form is emitted. */
+#define SHMEMI_HIP_RED(NAME, SEM)                                                                  \
+    template <int Scope, typename CT> SHMEMI_DI void shmemi_ptx_red_##NAME##_##SEM(CT *p, CT v) {  \
+        (void)shmemi_ptx_atom_##NAME##_##SEM<Scope>(p, v);                                         \
+    }
+SHMEMI_HIP_RED(add, relaxed)
+SHMEMI_HIP_RED(and, relaxed)
+SHMEMI_HIP_RED(or, relaxed)
+SHMEMI_HIP_RED(xor, relaxed)
+SHMEMI_HIP_RED(add, release)
+
 template <int Scope, typename CT> SHMEMI_DI CT shmemi_ptx_atom_cas_relaxed(CT *p, CT c, CT v) {
     __hip_atomic_compare_exchange_strong(p, &c, v, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
                                          shmemi_hip_scope<Scope>::value);
     return c;
 }
 
-SHMEMI_DI uint64_t shmemi_clock_ns() { return wall_clock64() * 10; /* 100 MHz constant clock */ }
-SHMEMI_DI void shmemi_trap() { __builtin_trap(); }
-SHMEMI_DI void shmemi_pause() { __builtin_amdgcn_s_sleep(1); }
+SHMEMI_DI uint64_t shmemi_clock_ns() {
+    return wall_clock64() * 10; /* 100 MHz constant clock */
+}
+SHMEMI_DI void shmemi_trap() {
+    __builtin_trap();
+}
+SHMEMI_DI void shmemi_pause() {
+    __builtin_amdgcn_s_sleep(1);
+}
 #endif
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)

@@ -9,7 +9,8 @@
 
 #if SHMEMI_DEVICE_PASS
 
-/* ---- data movement ---------------------------------------------------------------------------- */
+/* ---- data movement ----------------------------------------------------------------------------
+ */
 
 /* One access of a bulk copy: Bypass selects the cache-bypassing instruction. */
 template <int Bypass, typename T> SHMEMI_DI T shmemi_dload(const T *p) {
@@ -71,9 +72,9 @@ SHMEMI_DI void shmemi_dcopy_strided(T *dst, ptrdiff_t dst_stride, const T *src,
     const size_t rank = (size_t)shmemi_group_rank<Group>();
     const size_t step = (size_t)shmemi_group_size<Group>();
     for (size_t i = rank; i < n; i += step)
-        shmemi_dstore<StoreBypass>((B *)(dst + (ptrdiff_t)i * dst_stride),
-                                   shmemi_dload<LoadBypass>((const B *)(src + (ptrdiff_t)i *
-                                                                                  src_stride)));
+        shmemi_dstore<StoreBypass>(
+            (B *)(dst + (ptrdiff_t)i * dst_stride),
+            shmemi_dload<LoadBypass>((const B *)(src + (ptrdiff_t)i * src_stride)));
 }
 
 /* put: local source, remote destination. get: remote source (always read with bypass loads, so a
@@ -89,16 +90,18 @@ SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, siz
     shmemi_dcopy<1, 0, Group>(dest, r, n);
 }
 
-/* ---- ordering and completion ------------------------------------------------------------------ */
+/* ---- ordering and completion ------------------------------------------------------------------
+ */
 
 /* Default context: quiet is a system-scope sequentially consistent fence, fence a system-scope
- * release (acq_rel) fence. BYPASS: a store drain and, on NVIDIA, the system-scope release that
- * the PTX model needs for relaxed stores; no cache writeback or invalidate on AMD. */
+ * release (acq_rel) fence. BYPASS: a store drain (AMD: no cache writeback or invalidate); on
+ * NVIDIA the same fences as the default context, since the PTX model needs them for the relaxed
+ * stores and device code keeps no per-thread record of outstanding operations to skip them. */
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
     if (Bypass) {
         shmemi_drain_stores();
 #if defined(__CUDA_ARCH__)
-        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
 #endif
     } else {
         shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
@@ -131,7 +134,8 @@ template <int Bypass, int Group> SHMEMI_DI void shmemi_dfence_group() {
     shmemi_group_sync<Group>();
 }
 
-/* ---- atomics (relaxed, system scope, atomic within the GPU atomicity domain) ------------------- */
+/* ---- atomics (relaxed, system scope, atomic within the GPU atomicity domain) -------------------
+ */
 
 #define SHMEMI_DAMO_RMW(NAME)                                                                      \
     template <typename T> SHMEMI_DI T shmemi_damo_##NAME(T *r, T v) {                              \
@@ -144,6 +148,16 @@ SHMEMI_DAMO_RMW(and)
 SHMEMI_DAMO_RMW(or)
 SHMEMI_DAMO_RMW(xor)
 SHMEMI_DAMO_RMW(swap)
+/* Non-fetching forms (add, inc, and, or, xor without a result). */
+#define SHMEMI_DAMO_RED(NAME)                                                                      \
+    template <typename T> SHMEMI_DI void shmemi_damo_##NAME##_nf(T *r, T v) {                      \
+        typedef typename shmemi_bits<sizeof(T)>::type B;                                           \
+        shmemi_ptx_red_##NAME##_relaxed<SHMEMI_SCOPE_SYSTEM>((B *)r, shmemi_bit_cast<B>(v));       \
+    }
+SHMEMI_DAMO_RED(add)
+SHMEMI_DAMO_RED(and)
+SHMEMI_DAMO_RED(or)
+SHMEMI_DAMO_RED(xor)
 template <typename T> SHMEMI_DI T shmemi_damo_cswap(T *r, T cond, T v) {
     typedef typename shmemi_bits<sizeof(T)>::type B;
     return shmemi_bit_cast<T>(shmemi_ptx_atom_cas_relaxed<SHMEMI_SCOPE_SYSTEM>(
@@ -156,7 +170,8 @@ template <typename T> SHMEMI_DI void shmemi_damo_set(T *r, T v) {
     shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(r, v);
 }
 
-/* ---- signals ---------------------------------------------------------------------------------- */
+/* ---- signals ----------------------------------------------------------------------------------
+ */
 
 /* Writes the signal after the payload: one system-scope release in the default context; in a
  * BYPASS context on AMD a store drain and a bypass store or relaxed atomic, with no writeback. */
@@ -165,14 +180,14 @@ template <int Bypass> SHMEMI_DI void shmemi_dsignal(uint64_t *r, uint64_t value,
     if (Bypass) {
         shmemi_drain_stores();
         if (sig_op == SHMEM_SIGNAL_ADD)
-            shmemi_ptx_atom_add_relaxed<SHMEMI_SCOPE_SYSTEM>(r, value);
+            shmemi_ptx_red_add_relaxed<SHMEMI_SCOPE_SYSTEM>(r, value);
         else
             shmemi_st_bypass(r, value);
         return;
     }
 #endif
     if (sig_op == SHMEM_SIGNAL_ADD)
-        shmemi_ptx_atom_add_release<SHMEMI_SCOPE_SYSTEM>(r, value);
+        shmemi_ptx_red_add_release<SHMEMI_SCOPE_SYSTEM>(r, value);
     else
         shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(r, value);
 }
@@ -193,7 +208,8 @@ SHMEMI_DI void shmemi_dput_signal(const char *call, void *dest, const void *sour
         shmemi_group_sync<Group>();
 }
 
-/* ---- waiting ---------------------------------------------------------------------------------- */
+/* ---- waiting ----------------------------------------------------------------------------------
+ */
 
 template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
     switch (cmp) {
@@ -213,17 +229,15 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
 }
 
 /* One poll of a wait or test. Default context: the poll acquires (NVIDIA: ld.acquire.sys; AMD: a
- * relaxed system load, then an acquire fence once the condition holds), so plain loads after the
+ * bypass load, then a system acquire fence once the condition holds), so plain loads after the
  * wait never see stale cache lines. BYPASS: an L1-bypassing relaxed load and no acquire; payload
  * must then be read with bypass loads or after shmemx_acquire. */
 template <int Bypass, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
-    if (Bypass)
-        return shmemi_ld_bypass(p);
 #if defined(__CUDA_ARCH__)
-    return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
-#else
-    return shmemi_ld_relaxed<SHMEMI_SCOPE_SYSTEM>(p);
+    if (!Bypass)
+        return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
 #endif
+    return shmemi_ld_bypass(p);
 }
 template <int Bypass> SHMEMI_DI void shmemi_dpoll_acquire() {
 #if defined(__HIP_DEVICE_COMPILE__)
@@ -241,15 +255,15 @@ SHMEMI_DI T shmemi_dwait_until(const char *call, const T *ivar, int cmp, T value
     shmemi_dpoll_acquire<Bypass>();
     return v;
 }
-template <int Bypass, typename T>
-SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {
+template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {
     if (!shmemi_dcompare(shmemi_dpoll<Bypass>(ivar), cmp, value))
         return 0;
     shmemi_dpoll_acquire<Bypass>();
     return 1;
 }
 
-/* ---- barrier ---------------------------------------------------------------------------------- */
+/* ---- barrier ----------------------------------------------------------------------------------
+ */
 
 /* Every PE writes its epoch into its word of every peer's flag array, then waits until every
  * peer's word there reaches the epoch. One system-scope fence first (sequentially consistent for
