@@ -87,21 +87,24 @@ SHMEMI_AMO_BITWISE_TYPES(SHMEMI_DECL_AMO_BITWISE)
 #undef SHMEMI_DECL_AMO_BITWISE
 #undef SHMEMI_DECL_AMO_BITWISE_OP
 
-/* Deprecated (OpenSHMEM 1.4) names: shmem_TYPENAME_cswap, _finc, _inc, _fadd, _add for int, long
- * and long long; _swap, _fetch, _set for those and float, double. Same semantics as the
- * shmem_TYPENAME_atomic_* routine of the same operation. Litmus: AMO+add+add, MP+fence+amo. */
-#define SHMEMI_DECL_AMO_DEPRECATED(TYPE, NAME, P, S)                                               \
+/* Deprecated (OpenSHMEM 1.4) names: shmem_TYPENAME_cswap, _finc, _inc, _fadd, _add and _swap,
+ * _fetch, _set. The specification lists int, long, long long (and float, double for the last
+ * three); like other implementations, every type of the standard (extended) AMO table is
+ * accepted. Same semantics as the shmem_TYPENAME_atomic_* routine of the same operation. Litmus:
+ * AMO+add+add, MP+fence+amo. */
+#define SHMEMI_DECL_AMO_DEPRECATED(TYPE, NAME)                                                     \
     TYPE shmem_##NAME##_cswap(TYPE *dest, TYPE cond, TYPE value, int pe);                          \
     TYPE shmem_##NAME##_finc(TYPE *dest, int pe);                                                  \
     void shmem_##NAME##_inc(TYPE *dest, int pe);                                                   \
     TYPE shmem_##NAME##_fadd(TYPE *dest, TYPE value, int pe);                                      \
     void shmem_##NAME##_add(TYPE *dest, TYPE value, int pe);
-#define SHMEMI_DECL_AMO_DEPRECATED_EXTENDED(TYPE, NAME, P, S)                                      \
+#define SHMEMI_DECL_AMO_DEPRECATED_EXTENDED(TYPE, NAME)                                            \
     TYPE shmem_##NAME##_swap(TYPE *dest, TYPE value, int pe);                                      \
     TYPE shmem_##NAME##_fetch(const TYPE *source, int pe);                                         \
     void shmem_##NAME##_set(TYPE *dest, TYPE value, int pe);
-SHMEMI_GEN_DEPR_AMO_TYPES(SHMEMI_DECL_AMO_DEPRECATED, , )
-SHMEMI_GEN_DEPR_AMO_EXTENDED_TYPES(SHMEMI_DECL_AMO_DEPRECATED_EXTENDED, , )
+SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DECL_AMO_DEPRECATED)
+SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DECL_AMO_DEPRECATED_EXTENDED)
+SHMEMI_AMO_EXTENDED_ONLY_TYPES(SHMEMI_DECL_AMO_DEPRECATED_EXTENDED)
 #undef SHMEMI_DECL_AMO_DEPRECATED
 #undef SHMEMI_DECL_AMO_DEPRECATED_EXTENDED
 
@@ -134,19 +137,23 @@ SHMEMI_EXTERN_C_END
 #define shmem_atomic_fetch_and_nbi(...) SHMEMI_GAMO_B(_atomic_fetch_and_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_or_nbi(...) SHMEMI_GAMO_B(_atomic_fetch_or_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_xor_nbi(...) SHMEMI_GAMO_B(_atomic_fetch_xor_nbi, __VA_ARGS__)
-/* Deprecated generic names. */
+/* Deprecated generic names, on the same types as the new ones. */
 #define shmem_cswap(...)                                                                           \
-    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_TYPES, SHMEMI_GA, _cswap, __VA_ARGS__)
-#define shmem_finc(...) SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_TYPES, SHMEMI_GA, _finc, __VA_ARGS__)
-#define shmem_inc(...) SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_TYPES, SHMEMI_GA, _inc, __VA_ARGS__)
-#define shmem_fadd(...) SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_TYPES, SHMEMI_GA, _fadd, __VA_ARGS__)
-#define shmem_add(...) SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_TYPES, SHMEMI_GA, _add, __VA_ARGS__)
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_STANDARD_TYPES, SHMEMI_GA, _cswap, __VA_ARGS__)
+#define shmem_finc(...)                                                                            \
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_STANDARD_TYPES, SHMEMI_GA, _finc, __VA_ARGS__)
+#define shmem_inc(...)                                                                             \
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_STANDARD_TYPES, SHMEMI_GA, _inc, __VA_ARGS__)
+#define shmem_fadd(...)                                                                            \
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_STANDARD_TYPES, SHMEMI_GA, _fadd, __VA_ARGS__)
+#define shmem_add(...)                                                                             \
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_STANDARD_TYPES, SHMEMI_GA, _add, __VA_ARGS__)
 #define shmem_swap(...)                                                                            \
-    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_EXTENDED_TYPES, SHMEMI_GA, _swap, __VA_ARGS__)
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_EXTENDED_TYPES, SHMEMI_GA, _swap, __VA_ARGS__)
 #define shmem_fetch(...)                                                                           \
-    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_EXTENDED_TYPES, SHMEMI_GAC, _fetch, __VA_ARGS__)
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_EXTENDED_TYPES, SHMEMI_GAC, _fetch, __VA_ARGS__)
 #define shmem_set(...)                                                                             \
-    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_DEPR_AMO_EXTENDED_TYPES, SHMEMI_GA, _set, __VA_ARGS__)
+    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_EXTENDED_TYPES, SHMEMI_GA, _set, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus

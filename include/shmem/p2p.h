@@ -27,11 +27,13 @@ SHMEMI_EXTERN_C_BEGIN
 SHMEMI_P2P_SYNC_TYPES(SHMEMI_DECL_WAIT)
 #undef SHMEMI_DECL_WAIT
 
-/* Multi-variable forms over ivars[0..nelems) (entries with status[i] != 0 are skipped; status may
- * be NULL). _all: wait for every entry; _any: for one, returns its index (SIZE_MAX when all are
- * skipped); _some: for at least one, returns how many and their indices. _vector forms compare
- * ivars[i] with cmp_values[i]. test_* do the same without blocking (test_any: SIZE_MAX when none,
- * test_some: 0 when none). Acquire loads, scope world. Litmus: MP+fence+amo, CoRR+wait+plain. */
+/* Multi-variable forms over ivars[0..nelems) (the specification lists the standard AMO types; short
+ * and unsigned short are accepted too, as for wait_until and test) (entries with status[i] != 0 are
+ * skipped; status may be NULL). _all: wait for every entry; _any: for one, returns its index
+ * (SIZE_MAX when all are skipped); _some: for at least one, returns how many and their indices.
+ * _vector forms compare ivars[i] with cmp_values[i]. test_* do the same without blocking (test_any:
+ * SIZE_MAX when none, test_some: 0 when none). Acquire loads, scope world. Litmus: MP+fence+amo,
+ * CoRR+wait+plain. */
 #define SHMEMI_DECL_WAIT_MULTI(TYPE, NAME)                                                         \
     void shmem_##NAME##_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp,     \
                                        TYPE cmp_value);                                            \
@@ -58,7 +60,7 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DECL_WAIT)
                                           const TYPE *cmp_values);                                 \
     size_t shmem_##NAME##_test_some_vector(TYPE *ivars, size_t nelems, size_t *indices,            \
                                            const int *status, int cmp, const TYPE *cmp_values);
-SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DECL_WAIT_MULTI)
+SHMEMI_P2P_SYNC_TYPES(SHMEMI_DECL_WAIT_MULTI)
 #undef SHMEMI_DECL_WAIT_MULTI
 
 /* Returns the value of the local signal word once it satisfies cmp against cmp_value; acquire,
@@ -79,8 +81,7 @@ void shmem_longlong_wait(long long *ivar, long long cmp_value);
 SHMEMI_EXTERN_C_END
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
-#define SHMEMI_GP2P(S, ...)                                                                        \
-    SHMEMI_GCALL_NOCTX(SHMEMI_GEN_AMO_STANDARD_TYPES, SHMEMI_GA, S, __VA_ARGS__)
+#define SHMEMI_GP2P(S, ...) SHMEMI_GCALL_NOCTX(SHMEMI_GEN_P2P_SYNC_TYPES, SHMEMI_GA, S, __VA_ARGS__)
 #define shmem_wait_until(...)                                                                      \
     SHMEMI_GCALL_NOCTX(SHMEMI_GEN_P2P_SYNC_TYPES, SHMEMI_GA, _wait_until, __VA_ARGS__)
 #define shmem_test(...) SHMEMI_GCALL_NOCTX(SHMEMI_GEN_P2P_SYNC_TYPES, SHMEMI_GA, _test, __VA_ARGS__)
@@ -164,7 +165,7 @@ SHMEMI_CXX_WAIT_UNTIL(unsigned long long, ulonglong, , )
                                          const TYPE *x) {                                          \
         return shmem_##NAME##_test_some_vector(v, n, idx, st, cmp, x);                             \
     }
-SHMEMI_GEN_AMO_STANDARD_TYPES(SHMEMI_CXX_WAIT_MULTI, , )
+SHMEMI_GEN_P2P_SYNC_TYPES(SHMEMI_CXX_WAIT_MULTI, , )
 #undef SHMEMI_CXX_WAIT_MULTI
 }
 #endif

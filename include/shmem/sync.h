@@ -1,5 +1,33 @@
-/* Placeholder until this family lands. */
+/* Barriers and synchronization (OpenSHMEM 1.6 section "Memory Ordering and Synchronization
+ * Routines": barrier_all, sync_all, team_sync, and the deprecated active-set barrier and sync).
+ * Algorithm: dissemination barrier, see docs/collectives.md. */
 #ifndef SHMEM_SYNC_H
 #define SHMEM_SYNC_H
+
 #include <shmem/types.h>
+#include <shmem/team.h>
+
+SHMEMI_EXTERN_C_BEGIN
+
+/* Returns when every PE called it; completes all operations of the default context first (quiet)
+ * and makes them visible to every PE after the barrier: sc, scope world. */
+void shmem_barrier_all(void);
+
+/* Returns when every PE called it; no completion of outstanding puts or AMOs, but local stores
+ * before it happen-before every PE's accesses after it (release/acquire), scope world. */
+void shmem_sync_all(void);
+
+/* Returns when every member of team called it; ordering as shmem_sync_all, scope team. Returns 0.
+ */
+int shmem_team_sync(shmem_team_t team);
+
+/* Deprecated (active set PE_start, 2^logPE_stride, PE_size): returns when every PE of the set
+ * called it; quiet on the default context first, like shmem_barrier_all. pSync is not written. */
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+/* Deprecated (active set): returns when every PE of the set called it; ordering as sync_all. */
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+SHMEMI_EXTERN_C_END
+
 #endif

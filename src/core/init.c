@@ -290,6 +290,8 @@ void shmemi_finalize(void) {
         shmemi_transport_local->finalize();
     shmemi_transport_shm_ops.finalize();
     shmemi_bootstrap->finalize();
+    /* Every check of a PE now fails, with "called after shmem_finalize". */
+    shmemi_state.n_pes = 0;
     pthread_mutex_unlock(&init_lock);
 }
 

@@ -236,7 +236,7 @@ SHMEMI_AMO_BITWISE_TYPES(SHMEMI_DEF_AMO_BITWISE)
 
 /* ---- names deprecated in OpenSHMEM 1.4 ---------------------------------------------------- */
 
-#define SHMEMI_DEF_AMO_DEPRECATED(TYPE, NAME, P, S)                                                \
+#define SHMEMI_DEF_AMO_DEPRECATED(TYPE, NAME)                                                      \
     SHMEMI_API TYPE shmem_##NAME##_cswap(TYPE *dest, TYPE cond, TYPE value, int pe) {              \
         return shmem_##NAME##_atomic_compare_swap(dest, cond, value, pe);                          \
     }                                                                                              \
@@ -252,10 +252,10 @@ SHMEMI_AMO_BITWISE_TYPES(SHMEMI_DEF_AMO_BITWISE)
     SHMEMI_API void shmem_##NAME##_add(TYPE *dest, TYPE value, int pe) {                           \
         shmem_##NAME##_atomic_add(dest, value, pe);                                                \
     }
-SHMEMI_GEN_DEPR_AMO_TYPES(SHMEMI_DEF_AMO_DEPRECATED, , )
+SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DEF_AMO_DEPRECATED)
 #undef SHMEMI_DEF_AMO_DEPRECATED
 
-#define SHMEMI_DEF_AMO_DEPRECATED_EXTENDED(TYPE, NAME, P, S)                                       \
+#define SHMEMI_DEF_AMO_DEPRECATED_EXTENDED(TYPE, NAME)                                             \
     SHMEMI_API TYPE shmem_##NAME##_swap(TYPE *dest, TYPE value, int pe) {                          \
         return shmem_##NAME##_atomic_swap(dest, value, pe);                                        \
     }                                                                                              \
@@ -265,5 +265,6 @@ SHMEMI_GEN_DEPR_AMO_TYPES(SHMEMI_DEF_AMO_DEPRECATED, , )
     SHMEMI_API void shmem_##NAME##_set(TYPE *dest, TYPE value, int pe) {                           \
         shmem_##NAME##_atomic_set(dest, value, pe);                                                \
     }
-SHMEMI_GEN_DEPR_AMO_EXTENDED_TYPES(SHMEMI_DEF_AMO_DEPRECATED_EXTENDED, , )
+SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DEF_AMO_DEPRECATED_EXTENDED)
+SHMEMI_AMO_EXTENDED_ONLY_TYPES(SHMEMI_DEF_AMO_DEPRECATED_EXTENDED)
 #undef SHMEMI_DEF_AMO_DEPRECATED_EXTENDED

@@ -55,17 +55,6 @@
     X(unsigned short, ushort, P, S)                                                                \
     SHMEMI_GEN_AMO_STANDARD_TYPES(X, P, S)
 
-/* Types of the deprecated AMO names (shmem_finc, shmem_swap, ...). */
-#define SHMEMI_GEN_DEPR_AMO_TYPES(X, P, S)                                                         \
-    X(int, int, P, S)                                                                              \
-    X(long, long, P, S)                                                                            \
-    X(long long, longlong, P, S)
-
-#define SHMEMI_GEN_DEPR_AMO_EXTENDED_TYPES(X, P, S)                                                \
-    SHMEMI_GEN_DEPR_AMO_TYPES(X, P, S)                                                             \
-    X(float, float, P, S)                                                                          \
-    X(double, double, P, S)
-
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 /* Selected when a generic call has an argument of no listed type: the call then fails to
  * compile ("too many arguments"). Never defined. */

@@ -1,0 +1,100 @@
+/* Alltoall and alltoalls: pairwise exchange. After a barrier (every source is ready), step s of
+ * n pulls from member (me + s) mod n the block meant for this PE. At each step every member reads
+ * from a different member, so no PE's memory serves more than one reader at a time, and the whole
+ * exchange takes n - 1 steps of one block each. A closing barrier keeps sources in place until
+ * every member has read them. */
+#include <string.h>
+
+#include "coll_internal.h"
+
+void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size) {
+    int n = t->size, me = t->my_index;
+    if (dst < 1 || sst < 1)
+        shmemi_fatal(call, "strides dst %td and sst %td must be at least 1", dst, sst);
+    size_t span, dspan, sspan;
+    if (__builtin_mul_overflow(nelems, (size_t)n, &span) ||
+        __builtin_mul_overflow(span, (size_t)dst * elem_size, &dspan) ||
+        __builtin_mul_overflow(span, (size_t)sst * elem_size, &sspan))
+        shmemi_fatal(call, "nelems %zu with strides %td, %td overflows", nelems, dst, sst);
+    shmemi_coll_check(call, t, (int64_t)nelems, (int64_t)(((uint64_t)dst << 32) ^ (uint64_t)sst));
+    if (nelems == 0)
+        return;
+    shmemi_coll_check_overlap(call, dest, dspan, source, sspan, 0);
+    shmemi_team_barrier(t);
+    size_t block = nelems * elem_size;
+    for (int s = 0; s < n; s++) {
+        int j = (me + s) % n;
+        const char *from = shmemi_coll_peer(call, t, source, j);
+        if (dst == 1 && sst == 1) {
+            memcpy((char *)dest + (size_t)j * block, from + (size_t)me * block, block);
+        } else {
+            char *d = (char *)dest + (size_t)j * nelems * (size_t)dst * elem_size;
+            const char *f = from + (size_t)me * nelems * (size_t)sst * elem_size;
+            for (size_t k = 0; k < nelems; k++)
+                memcpy(d + k * (size_t)dst * elem_size, f + k * (size_t)sst * elem_size, elem_size);
+        }
+    }
+    shmemi_team_barrier(t);
+}
+
+static void alltoalls_team(const char *call, shmem_team_t team, void *dest, const void *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size) {
+    shmemi_team_state_t *t = shmemi_team_get(call, team);
+    shmemi_coll_alltoalls(call, t, dest, source, dst, sst, nelems, elem_size);
+}
+
+#define SHMEMI_DEF_ALLTOALL(T, N)                                                                  \
+    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems) {         \
+        alltoalls_team("shmem_" #N "_alltoall", team, dest, source, 1, 1, nelems, sizeof(T));      \
+        return 0;                                                                                  \
+    }                                                                                              \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,          \
+                              ptrdiff_t sst, size_t nelems) {                                      \
+        alltoalls_team("shmem_" #N "_alltoalls", team, dest, source, dst, sst, nelems, sizeof(T)); \
+        return 0;                                                                                  \
+    }
+SHMEMI_RMA_TYPES(SHMEMI_DEF_ALLTOALL)
+
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems) {
+    alltoalls_team("shmem_alltoallmem", team, dest, source, 1, 1, nelems, 1);
+    return 0;
+}
+
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems) {
+    alltoalls_team("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1);
+    return 0;
+}
+
+static void alltoalls_active_set(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                                 ptrdiff_t sst, size_t nelems, size_t elem_size, int PE_start,
+                                 int logPE_stride, int PE_size, long *pSync) {
+    shmemi_team_state_t t;
+    shmemi_team_active_set(call, PE_start, logPE_stride, PE_size, pSync, &t);
+    shmemi_coll_alltoalls(call, &t, dest, source, dst, sst, nelems, elem_size);
+}
+
+void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync) {
+    alltoalls_active_set("shmem_alltoall32", dest, source, 1, 1, nelems, 4, PE_start, logPE_stride,
+                         PE_size, pSync);
+}
+
+void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync) {
+    alltoalls_active_set("shmem_alltoall64", dest, source, 1, 1, nelems, 8, PE_start, logPE_stride,
+                         PE_size, pSync);
+}
+
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync) {
+    alltoalls_active_set("shmem_alltoalls32", dest, source, dst, sst, nelems, 4, PE_start,
+                         logPE_stride, PE_size, pSync);
+}
+
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync) {
+    alltoalls_active_set("shmem_alltoalls64", dest, source, dst, sst, nelems, 8, PE_start,
+                         logPE_stride, PE_size, pSync);
+}

@@ -1,0 +1,118 @@
+/* Broadcast. Default: a binomial tree rooted at PE_root, pulled and pipelined. A member at
+ * distance rel from the root (rel = (index - root) mod n) has the parent rel minus its lowest set
+ * bit and the children rel + 2^k for every 2^k below that bit; the tree has depth ceil(log2 n), so
+ * the root hands its data to log2(n) children instead of n - 1. Data moves in chunks
+ * (SHMEM_BCAST_CHUNK_SIZE): for each chunk the parent sends a token, the child copies the chunk
+ * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
+ * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
+ * read everything, and nobody returns before its children have, so buffers are free on return.
+ * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_internal.h"
+
+void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                           size_t nbytes, int root, int update_root) {
+    int n = t->size, me = t->my_index;
+    shmemi_team_check_index(call, t, root, "PE_root");
+    shmemi_coll_check(call, t, (int64_t)nbytes, root);
+    if (nbytes == 0 || n == 1) {
+        if (nbytes != 0 && update_root && dest != source)
+            memmove(dest, source, nbytes);
+        return;
+    }
+    int rel = (me - root + n) % n;
+    int linear = shmemi_coll_config.bcast == SHMEMI_BCAST_LINEAR;
+    size_t chunk = shmemi_coll_config.bcast_chunk_bytes;
+    size_t n_chunks = (nbytes + chunk - 1) / chunk;
+    /* Children, largest subtree first so that the deep branches start early. */
+    int stack_children[32], *children = stack_children, n_children = 0;
+    if (linear) {
+        if (rel == 0) {
+            if (n - 1 > 32 && (children = malloc((size_t)(n - 1) * sizeof(int))) == NULL)
+                shmemi_fatal(call, "out of memory for %d children", n - 1);
+            for (int c = 1; c < n; c++)
+                children[n_children++] = c;
+        }
+    } else {
+        int limit = rel == 0 ? n : (rel & -rel), top = 1;
+        while (top < limit)
+            top <<= 1;
+        for (int d = top >> 1; d >= 1; d >>= 1)
+            if (d < limit && rel + d < n)
+                children[n_children++] = rel + d;
+    }
+    if (rel == 0) {
+        if (update_root && dest != source)
+            memmove(dest, source, nbytes);
+        for (size_t c = 0; c < n_chunks; c++)
+            for (int k = 0; k < n_children; k++)
+                shmemi_token_send(t, (children[k] + root) % n);
+    } else {
+        int parent_rel = linear ? 0 : rel - (rel & -rel);
+        int parent = (parent_rel + root) % n;
+        /* The root's data is in its source; every other member's is in its dest. */
+        const char *from = shmemi_coll_peer(call, t, parent_rel == 0 ? source : dest, parent);
+        for (size_t c = 0; c < n_chunks; c++) {
+            size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
+            shmemi_token_wait(t, parent);
+            memcpy((char *)dest + off, from + off, len);
+            for (int k = 0; k < n_children; k++)
+                shmemi_token_send(t, (children[k] + root) % n);
+        }
+        shmemi_token_send(t, parent);
+    }
+    for (int k = 0; k < n_children; k++)
+        shmemi_token_wait(t, (children[k] + root) % n);
+    if (children != stack_children)
+        free(children);
+}
+
+static void broadcast_team(const char *call, shmem_team_t team, void *dest, const void *source,
+                           size_t nelems, size_t elem_size, int root) {
+    shmemi_team_state_t *t = shmemi_team_get(call, team);
+    size_t nbytes;
+    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
+        shmemi_fatal(call, "nelems %zu overflows", nelems);
+    if (t->my_index != root)
+        shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
+    shmemi_coll_broadcast(call, t, dest, source, nbytes, root, 1);
+}
+
+#define SHMEMI_DEF_BROADCAST(T, N)                                                                 \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,          \
+                              int PE_root) {                                                       \
+        broadcast_team("shmem_" #N "_broadcast", team, dest, source, nelems, sizeof(T), PE_root);  \
+        return 0;                                                                                  \
+    }
+SHMEMI_RMA_TYPES(SHMEMI_DEF_BROADCAST)
+
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root) {
+    broadcast_team("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root);
+    return 0;
+}
+
+static void broadcast_active_set(const char *call, void *dest, const void *source, size_t nelems,
+                                 size_t elem_size, int root, int PE_start, int logPE_stride,
+                                 int PE_size, long *pSync) {
+    shmemi_team_state_t t;
+    shmemi_team_active_set(call, PE_start, logPE_stride, PE_size, pSync, &t);
+    size_t nbytes;
+    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
+        shmemi_fatal(call, "nelems %zu overflows", nelems);
+    shmemi_coll_broadcast(call, &t, dest, source, nbytes, root, 0);
+}
+
+void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync) {
+    broadcast_active_set("shmem_broadcast32", dest, source, nelems, 4, PE_root, PE_start,
+                         logPE_stride, PE_size, pSync);
+}
+
+void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync) {
+    broadcast_active_set("shmem_broadcast64", dest, source, nelems, 8, PE_root, PE_start,
+                         logPE_stride, PE_size, pSync);
+}

@@ -1,0 +1,141 @@
+/* Internal contract of the team, synchronization and collective routines (src/host/team.c,
+ * sync.c, lock.c, coll_*.c).
+ *
+ * Every collective here runs on the intra-node load/store route: shmemi_ptr gives the mapped
+ * address of a peer's symmetric object and the algorithms move data with memcpy and signal with
+ * C11 atomics on those addresses. A network transport will route the same algorithms' token and
+ * data movements through the shmemi_transport ops; until one exists, a peer without a mapping is a
+ * fatal error naming the call.
+ *
+ * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
+ * in symmetric memory. Sending a token to PE p is a release store of "tokens sent to p so far"
+ * into p's counter for the sender; waiting for a token from PE q is an acquire spin until q's
+ * counter reaches "tokens consumed from q so far". Counters only grow, so nothing is ever reset,
+ * and tokens between one pair of PEs form a FIFO: an algorithm is correct as long as each PE
+ * consumes the tokens of one peer in the order that peer sent them. Each team has its own
+ * channel (its slot), so collectives on different teams never mix; the deprecated active-set
+ * routines share one extra channel. */
+#ifndef SHMEMI_COLL_INTERNAL_H
+#define SHMEMI_COLL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* First: it exports the public declarations (see shmemi.h). */
+#include "core/shmemi.h"
+
+/* Team slots; a team handle is its slot + 1. Slot 0 is SHMEM_TEAM_WORLD, 1 SHMEM_TEAM_SHARED. */
+#define SHMEMI_TEAM_SLOTS 64
+#define SHMEMI_TEAM_WORLD_SLOT 0
+#define SHMEMI_TEAM_SHARED_SLOT 1
+/* The token channel of the deprecated active-set routines. */
+#define SHMEMI_CHANNEL_ACTIVE_SET SHMEMI_TEAM_SLOTS
+#define SHMEMI_N_CHANNELS (SHMEMI_TEAM_SLOTS + 1)
+/* 64-bit words of one small all-gathered descriptor (shmemi_coll_exchange). */
+#define SHMEMI_EXCHANGE_WORDS 4
+
+typedef struct {
+    int in_use;
+    int channel;
+    /* Member i is world PE start + i * stride. */
+    int start;
+    int stride;
+    int size;
+    int my_index;
+    long config_mask;
+    shmem_team_config_t config;
+    /* Exchange area: a symmetric double buffer of the team's slot, or the active set's pSync. */
+    int64_t *exchange_area;
+    unsigned exchange_count;
+    long *psync;
+} shmemi_team_state_t;
+
+extern shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
+
+/* The state of a valid team handle; fatal for SHMEM_TEAM_INVALID or a handle that names no team. */
+shmemi_team_state_t *shmemi_team_get(const char *call, shmem_team_t team);
+
+/* Describe the deprecated active set (PE_start, 2^logPE_stride, PE_size) as a team in *t; fatal
+ * when the set is out of range or the caller is not in it. */
+void shmemi_team_active_set(const char *call, int PE_start, int logPE_stride, int PE_size,
+                            long *pSync, shmemi_team_state_t *t);
+
+static inline int shmemi_team_world_pe(const shmemi_team_state_t *t, int index) {
+    return t->start + index * t->stride;
+}
+
+/* Fatal unless 0 <= index < t->size. */
+void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int index,
+                             const char *what);
+
+/* The mapped address of symmetric object addr on team member index (load/store route). */
+void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index);
+
+/* Tokens on the team's channel, addressed by team member index. */
+void shmemi_token_send(const shmemi_team_state_t *t, int index);
+void shmemi_token_wait(const shmemi_team_state_t *t, int index);
+
+/* Dissemination barrier over the team: ceil(log2(size)) rounds of one token each way. */
+void shmemi_team_barrier(const shmemi_team_state_t *t);
+
+/* All-gather SHMEMI_EXCHANGE_WORDS words from every member: out receives size * words. Contains
+ * one barrier (two for active sets, whose pSync is restored). */
+void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
+                          const int64_t in[SHMEMI_EXCHANGE_WORDS], int64_t *out);
+
+/* Under SHMEM_DEBUG=1: all-gather (routine, count, root) and fail with a message naming the first
+ * member whose arguments differ from member 0's. The routine is identified by the hash of call;
+ * count < 0 skips the count comparison. */
+void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root);
+
+/* Fatal when [a, a+alen) and [b, b+blen) overlap (and are not the same range when same_ok). */
+void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
+                               size_t blen, int same_ok);
+
+/* Spin politely: pause for a while, then yield the processor (PEs may outnumber cores). */
+void shmemi_coll_relax(unsigned *spins);
+
+/* The quiet that barrier_all and clear_lock need on this platform: all earlier stores (plain
+ * and non-temporal) of this PE are visible before any later store. */
+void shmemi_coll_quiet(void);
+
+/* Algorithms, chosen by environment variables at shmem_init (docs/collectives.md). */
+typedef enum { SHMEMI_BCAST_BINOMIAL, SHMEMI_BCAST_LINEAR } shmemi_bcast_algorithm_t;
+typedef enum {
+    SHMEMI_COLLECT_AUTO,
+    SHMEMI_COLLECT_LINEAR,
+    SHMEMI_COLLECT_RING,
+    SHMEMI_COLLECT_RECURSIVE_DOUBLING,
+} shmemi_collect_algorithm_t;
+typedef enum {
+    SHMEMI_REDUCE_AUTO,
+    SHMEMI_REDUCE_LINEAR,
+    SHMEMI_REDUCE_RECURSIVE_DOUBLING,
+    SHMEMI_REDUCE_RABENSEIFNER,
+} shmemi_reduce_algorithm_t;
+
+typedef struct {
+    shmemi_bcast_algorithm_t bcast;
+    shmemi_collect_algorithm_t collect;
+    shmemi_reduce_algorithm_t reduce;
+    size_t reduce_large_bytes;
+    size_t bcast_chunk_bytes;
+} shmemi_coll_config_t;
+
+extern shmemi_coll_config_t shmemi_coll_config;
+
+/* The collectives, on byte buffers. Each returns when the local part is complete and no peer
+ * will read the local buffers any more. */
+void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                           size_t nbytes, int root, int update_root);
+void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                         size_t nbytes, int fixed);
+void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size);
+
+/* dest[i] = dest[i] op in[i] for count elements. */
+typedef void (*shmemi_reduce_func_t)(void *inout, const void *in, size_t count);
+void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                        size_t count, size_t elem_size, shmemi_reduce_func_t op);
+
+#endif

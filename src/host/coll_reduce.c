@@ -1,0 +1,230 @@
+/* Reductions. Members outside the largest power of two p <= n are folded in first: for the
+ * first 2(n - p) members, each even one hands its vector to the odd one after it, which combines
+ * and stands for both; at the end it hands the result back. The p remaining members run:
+ *   recursive_doubling (default below SHMEM_REDUCE_LARGE_SIZE bytes): log2(p) rounds; in round k
+ *     each member combines its vector with that of the member 2^k away. Latency-optimal: every
+ *     member moves the whole vector log2(p) times.
+ *   rabenseifner (default from SHMEM_REDUCE_LARGE_SIZE bytes on): a reduce-scatter by recursive
+ *     halving (round k combines half as much as round k - 1, ending with every member owning one
+ *     fully reduced block of count / p elements) and an all-gather of those blocks by recursive
+ *     doubling. Each member moves about 2 x count elements in all, whatever p, so it wins for
+ *     large vectors.
+ *   linear: a barrier, every member combines all sources in team order, a barrier.
+ * Data is pulled from the partner's dest after a token says it is ready; the operations are
+ * commutative, and each element is combined in the same order on every member, so every member
+ * gets the same bits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_internal.h"
+
+typedef struct {
+    const char *call;
+    shmemi_team_state_t *t;
+    char *dest;
+    size_t count;
+    size_t elem_size;
+    shmemi_reduce_func_t op;
+    int p;     /* members in the power-of-two group */
+    int extra; /* n - p: members folded into their odd neighbour */
+    int vrank; /* index in the group, -1 for a folded member */
+} reduce_ctx_t;
+
+/* Team index of group member v. */
+static int group_member(const reduce_ctx_t *c, int v) {
+    return v < c->extra ? 2 * v + 1 : v + c->extra;
+}
+
+static void *peer_dest(const reduce_ctx_t *c, int index) {
+    return shmemi_coll_peer(c->call, c->t, c->dest, index);
+}
+
+static void reduce_recursive_doubling(const reduce_ctx_t *c) {
+    size_t nbytes = c->count * c->elem_size;
+    char *tmp = malloc(nbytes);
+    if (tmp == NULL)
+        shmemi_fatal(c->call, "out of memory for a %zu-byte reduction buffer", nbytes);
+    for (int d = 1; d < c->p; d <<= 1) {
+        int partner = group_member(c, c->vrank ^ d);
+        shmemi_token_send(c->t, partner);
+        shmemi_token_wait(c->t, partner);
+        memcpy(tmp, c->dest, nbytes);
+        c->op(tmp, peer_dest(c, partner), c->count);
+        /* Both have read the other's vector before either overwrites its own. */
+        shmemi_token_send(c->t, partner);
+        shmemi_token_wait(c->t, partner);
+        memcpy(c->dest, tmp, nbytes);
+    }
+    free(tmp);
+}
+
+static size_t block_start(const reduce_ctx_t *c, int b) {
+    return (size_t)((unsigned __int128)c->count * (unsigned)b / (unsigned)c->p);
+}
+
+static void reduce_rabenseifner(const reduce_ctx_t *c) {
+    int v = c->vrank, lo = 0;
+    size_t es = c->elem_size;
+    /* Reduce-scatter: keep the half of the current block range that holds block v. */
+    for (int d = c->p >> 1; d >= 1; d >>= 1) {
+        int partner = group_member(c, v ^ d);
+        if (v & d)
+            lo += d;
+        size_t begin = block_start(c, lo), end = block_start(c, lo + d);
+        shmemi_token_send(c->t, partner);
+        shmemi_token_wait(c->t, partner);
+        c->op(c->dest + begin * es, (char *)peer_dest(c, partner) + begin * es, end - begin);
+    }
+    /* All-gather: fetch the partner's range, which doubles at every round. */
+    for (int d = 1; d < c->p; d <<= 1) {
+        int pv = v ^ d, partner = group_member(c, pv), first = pv & ~(d - 1);
+        size_t begin = block_start(c, first), end = block_start(c, first + d);
+        shmemi_token_send(c->t, partner);
+        shmemi_token_wait(c->t, partner);
+        memcpy(c->dest + begin * es, (char *)peer_dest(c, partner) + begin * es,
+               (end - begin) * es);
+    }
+    for (int d = 1; d < c->p; d <<= 1)
+        shmemi_token_send(c->t, group_member(c, v ^ d));
+    for (int d = 1; d < c->p; d <<= 1)
+        shmemi_token_wait(c->t, group_member(c, v ^ d));
+}
+
+static void reduce_linear(const reduce_ctx_t *c, const void *source) {
+    size_t nbytes = c->count * c->elem_size;
+    char *tmp = malloc(nbytes);
+    if (tmp == NULL)
+        shmemi_fatal(c->call, "out of memory for a %zu-byte reduction buffer", nbytes);
+    shmemi_team_barrier(c->t);
+    memcpy(tmp, shmemi_coll_peer(c->call, c->t, source, 0), nbytes);
+    for (int i = 1; i < c->t->size; i++)
+        c->op(tmp, shmemi_coll_peer(c->call, c->t, source, i), c->count);
+    shmemi_team_barrier(c->t);
+    memcpy(c->dest, tmp, nbytes);
+    free(tmp);
+}
+
+void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                        size_t count, size_t elem_size, shmemi_reduce_func_t op) {
+    size_t nbytes;
+    if (__builtin_mul_overflow(count, elem_size, &nbytes))
+        shmemi_fatal(call, "nreduce %zu overflows", count);
+    shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
+    shmemi_coll_check(call, t, (int64_t)count, -1);
+    int n = t->size, me = t->my_index;
+    if (count == 0)
+        return;
+    if (n == 1) {
+        if (dest != source)
+            memcpy(dest, source, nbytes);
+        return;
+    }
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1};
+    shmemi_reduce_algorithm_t alg = shmemi_coll_config.reduce;
+    if (alg == SHMEMI_REDUCE_AUTO)
+        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p
+                  ? SHMEMI_REDUCE_RABENSEIFNER
+                  : SHMEMI_REDUCE_RECURSIVE_DOUBLING;
+    if (alg == SHMEMI_REDUCE_LINEAR) {
+        reduce_linear(&c, source);
+        return;
+    }
+    if (dest != source)
+        memcpy(dest, source, nbytes);
+    if (me < 2 * c.extra && me % 2 == 0) {
+        /* Folded member: hand over the vector, wait for the result, take it. */
+        shmemi_token_send(t, me + 1);
+        shmemi_token_wait(t, me + 1);
+        memcpy(dest, peer_dest(&c, me + 1), nbytes);
+        shmemi_token_send(t, me + 1);
+        return;
+    }
+    if (me < 2 * c.extra) {
+        shmemi_token_wait(t, me - 1);
+        op(dest, peer_dest(&c, me - 1), count);
+        c.vrank = me / 2;
+    } else {
+        c.vrank = me - c.extra;
+    }
+    if (alg == SHMEMI_REDUCE_RABENSEIFNER)
+        reduce_rabenseifner(&c);
+    else
+        reduce_recursive_doubling(&c);
+    if (me < 2 * c.extra) {
+        shmemi_token_send(t, me - 1);
+        shmemi_token_wait(t, me - 1);
+    }
+}
+
+/* ---- typed entry points --------------------------------------------------------------------- */
+
+#define SHMEMI_AND(x, y) ((x) & (y))
+#define SHMEMI_OR(x, y) ((x) | (y))
+#define SHMEMI_XOR(x, y) ((x) ^ (y))
+#define SHMEMI_MAX(x, y) ((y) > (x) ? (y) : (x))
+#define SHMEMI_MIN(x, y) ((y) < (x) ? (y) : (x))
+#define SHMEMI_SUM(x, y) ((x) + (y))
+#define SHMEMI_PROD(x, y) ((x) * (y))
+
+#define SHMEMI_DEF_COMBINE(PREFIX, T, N, OP, EXPR)                                                 \
+    static void PREFIX##_##N##_##OP(void *inout, const void *in, size_t count) {                   \
+        T *a = inout;                                                                              \
+        const T *b = in;                                                                           \
+        for (size_t i = 0; i < count; i++)                                                         \
+            a[i] = (T)EXPR(a[i], b[i]);                                                            \
+    }
+
+static void reduce_team(const char *call, shmem_team_t team, void *dest, const void *source,
+                        size_t count, size_t elem_size, shmemi_reduce_func_t op) {
+    shmemi_coll_reduce(call, shmemi_team_get(call, team), dest, source, count, elem_size, op);
+}
+
+#define SHMEMI_DEF_REDUCE(T, N, OP, EXPR)                                                          \
+    SHMEMI_DEF_COMBINE(combine, T, N, OP, EXPR)                                                    \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) {   \
+        reduce_team("shmem_" #N "_" #OP "_reduce", team, dest, source, nreduce, sizeof(T),         \
+                    combine_##N##_##OP);                                                           \
+        return 0;                                                                                  \
+    }
+#define SHMEMI_DEF_REDUCE_BITWISE(T, N)                                                            \
+    SHMEMI_DEF_REDUCE(T, N, and, SHMEMI_AND)                                                       \
+    SHMEMI_DEF_REDUCE(T, N, or, SHMEMI_OR) SHMEMI_DEF_REDUCE(T, N, xor, SHMEMI_XOR)
+#define SHMEMI_DEF_REDUCE_MINMAX(T, N)                                                             \
+    SHMEMI_DEF_REDUCE(T, N, max, SHMEMI_MAX) SHMEMI_DEF_REDUCE(T, N, min, SHMEMI_MIN)
+#define SHMEMI_DEF_REDUCE_ARITH(T, N)                                                              \
+    SHMEMI_DEF_REDUCE(T, N, sum, SHMEMI_SUM) SHMEMI_DEF_REDUCE(T, N, prod, SHMEMI_PROD)
+SHMEMI_REDUCE_BITWISE_TYPES(SHMEMI_DEF_REDUCE_BITWISE)
+SHMEMI_REDUCE_MINMAX_TYPES(SHMEMI_DEF_REDUCE_MINMAX)
+SHMEMI_REDUCE_ARITH_TYPES(SHMEMI_DEF_REDUCE_ARITH)
+
+static void reduce_active_set(const char *call, void *dest, const void *source, int nreduce,
+                              size_t elem_size, shmemi_reduce_func_t op, int PE_start,
+                              int logPE_stride, int PE_size, long *pSync) {
+    shmemi_team_state_t t;
+    shmemi_team_active_set(call, PE_start, logPE_stride, PE_size, pSync, &t);
+    if (nreduce < 0)
+        shmemi_fatal(call, "nreduce %d is negative", nreduce);
+    shmemi_coll_reduce(call, &t, dest, source, (size_t)nreduce, elem_size, op);
+}
+
+#define SHMEMI_DEF_TO_ALL(T, N, OP, EXPR)                                                          \
+    SHMEMI_DEF_COMBINE(to_all, T, N, OP, EXPR)                                                     \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,            \
+                                   int logPE_stride, int PE_size, T *pWrk, long *pSync) {          \
+        (void)pWrk;                                                                                \
+        reduce_active_set("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, sizeof(T),         \
+                          to_all_##N##_##OP, PE_start, logPE_stride, PE_size, pSync);              \
+    }
+#define SHMEMI_DEF_TO_ALL_BITWISE(T, N)                                                            \
+    SHMEMI_DEF_TO_ALL(T, N, and, SHMEMI_AND)                                                       \
+    SHMEMI_DEF_TO_ALL(T, N, or, SHMEMI_OR) SHMEMI_DEF_TO_ALL(T, N, xor, SHMEMI_XOR)
+#define SHMEMI_DEF_TO_ALL_MINMAX(T, N)                                                             \
+    SHMEMI_DEF_TO_ALL(T, N, max, SHMEMI_MAX) SHMEMI_DEF_TO_ALL(T, N, min, SHMEMI_MIN)
+#define SHMEMI_DEF_TO_ALL_ARITH(T, N)                                                              \
+    SHMEMI_DEF_TO_ALL(T, N, sum, SHMEMI_SUM) SHMEMI_DEF_TO_ALL(T, N, prod, SHMEMI_PROD)
+SHMEMI_TO_ALL_BITWISE_TYPES(SHMEMI_DEF_TO_ALL_BITWISE)
+SHMEMI_TO_ALL_MINMAX_TYPES(SHMEMI_DEF_TO_ALL_MINMAX)
+SHMEMI_TO_ALL_ARITH_TYPES(SHMEMI_DEF_TO_ALL_ARITH)

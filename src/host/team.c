@@ -1,0 +1,507 @@
+/* Teams and the machinery every collective shares: the token channels, the dissemination barrier,
+ * the small all-gather used for argument checks, and the set-up at shmem_init. */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coll_internal.h"
+#include "host/ctx_internal.h"
+#include "host/rma_internal.h"
+
+shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
+shmemi_coll_config_t shmemi_coll_config;
+
+/* Symmetric: SHMEMI_N_CHANNELS x n_pes token counters, and two exchange buffers per team slot. */
+static uint64_t *tokens;
+static int64_t *exchange_base;
+/* Private: per channel and peer, tokens sent and tokens consumed. */
+static uint64_t *tokens_sent;
+static uint64_t *tokens_consumed;
+/* Mapped address of each peer's token array (NULL where the peer is not load/store reachable). */
+static uint64_t **peer_tokens;
+
+/* How long a waiting PE spins before it yields the processor: when every PE of the node has a
+ * core, a long spin (about a millisecond) keeps the PE on its core so the next token is seen within
+ * nanoseconds; when PEs outnumber cores, spinning only delays the PE being waited for, so yield
+ * soon. Set at init. */
+#define SHMEMI_SPINS_DEDICATED 16384
+#define SHMEMI_SPINS_OVERSUBSCRIBED 64
+static unsigned spins_before_yield = SHMEMI_SPINS_OVERSUBSCRIBED;
+
+void shmemi_coll_relax(unsigned *spins) {
+    if (++*spins < spins_before_yield) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield" ::: "memory");
+#endif
+    } else {
+        sched_yield();
+    }
+}
+
+void shmemi_coll_quiet(void) {
+    /* Quiet on the default context: drain this thread's non-temporal (BYPASS) stores, then the
+     * transport's quiet, a full fence on the shm transport. */
+    shmemi_nt_drain();
+    shmemi_transport_local->quiet();
+}
+
+/* ---- tokens and barrier --------------------------------------------------------------------- */
+
+void shmemi_token_send(const shmemi_team_state_t *t, int index) {
+    int pe = shmemi_team_world_pe(t, index);
+    size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
+    size_t slot = (size_t)t->channel * n;
+    uint64_t *remote = peer_tokens[pe];
+    if (remote == NULL)
+        shmemi_fatal("shmem collective", "PE %d is not reachable by load/store", pe);
+    uint64_t count = ++tokens_sent[slot + (size_t)pe];
+    __atomic_store_n(&remote[slot + me], count, __ATOMIC_RELEASE);
+}
+
+void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
+    int pe = shmemi_team_world_pe(t, index);
+    size_t slot = (size_t)t->channel * (size_t)shmemi_state.n_pes + (size_t)pe;
+    uint64_t want = ++tokens_consumed[slot];
+    unsigned spins = 0;
+    while (__atomic_load_n(&tokens[slot], __ATOMIC_ACQUIRE) < want)
+        shmemi_coll_relax(&spins);
+}
+
+void shmemi_team_barrier(const shmemi_team_state_t *t) {
+    int n = t->size, r = t->my_index;
+    for (int d = 1; d < n; d <<= 1) {
+        shmemi_token_send(t, (r + d) % n);
+        shmemi_token_wait(t, (r - d + n) % n);
+    }
+}
+
+/* ---- argument checks ------------------------------------------------------------------------ */
+
+void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr,
+                       int index) {
+    int pe = shmemi_team_world_pe(t, index);
+    if (pe == shmemi_state.my_pe)
+        return (void *)(uintptr_t)addr;
+    void *p = shmemi_ptr(addr, pe);
+    if (p == NULL)
+        shmemi_fatal(call, "address %p is not symmetric, or PE %d is not reachable by load/store",
+                     addr, pe);
+    return p;
+}
+
+void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int index,
+                             const char *what) {
+    if (index < 0 || index >= t->size)
+        shmemi_fatal(call, "%s %d is not a member index of a team of %d PEs", what, index, t->size);
+}
+
+void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
+                               size_t blen, int same_ok) {
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    if (alen == 0 || blen == 0 || (same_ok && a0 == b0))
+        return;
+    if (a0 < b0 + blen && b0 < a0 + alen)
+        shmemi_fatal(call, "dest [%p, +%zu) and source [%p, +%zu) overlap", a, alen, b, blen);
+}
+
+void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
+                          const int64_t in[SHMEMI_EXCHANGE_WORDS], int64_t *out) {
+    int64_t *area;
+    if (t->psync != NULL) {
+        area = (int64_t *)t->psync;
+    } else {
+        /* Double buffer: exchange k + 2 writes this half only after every member passed the
+         * barrier of exchange k + 1, so after every member read exchange k. */
+        area = t->exchange_area + (t->exchange_count++ & 1u) * SHMEMI_EXCHANGE_WORDS;
+    }
+    for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
+        __atomic_store_n(&area[w], in[w], __ATOMIC_RELAXED);
+    shmemi_team_barrier(t);
+    for (int i = 0; i < t->size; i++) {
+        const int64_t *remote = shmemi_coll_peer(call, t, area, i);
+        for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
+            out[(size_t)i * SHMEMI_EXCHANGE_WORDS + (size_t)w] =
+                __atomic_load_n(&remote[w], __ATOMIC_RELAXED);
+    }
+    if (t->psync != NULL) {
+        shmemi_team_barrier(t);
+        for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
+            __atomic_store_n(&area[w], SHMEM_SYNC_VALUE, __ATOMIC_RELAXED);
+    }
+}
+
+void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root) {
+    if (!shmemi_state.debug || t->size == 1)
+        return;
+    /* FNV-1a of the routine's name: the same on every PE, unlike the string's address. */
+    uint64_t op = 0xcbf29ce484222325ull;
+    for (const char *c = call; *c != '\0'; c++)
+        op = (op ^ (unsigned char)*c) * 0x100000001b3ull;
+    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)op, count, root, 0};
+    int64_t *all = malloc((size_t)t->size * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
+    if (all == NULL)
+        shmemi_fatal(call, "out of memory checking arguments of %d PEs", t->size);
+    shmemi_coll_exchange(call, t, in, all);
+    static const char *const names[3] = {"routine", "count", "root"};
+    for (int i = 1; i < t->size; i++) {
+        for (int w = 0; w < 3; w++) {
+            if (w == 1 && count < 0)
+                continue;
+            int64_t mine = all[(size_t)i * SHMEMI_EXCHANGE_WORDS + (size_t)w], first = all[w];
+            if (mine != first) {
+                int pe = shmemi_team_world_pe(t, i), pe0 = shmemi_team_world_pe(t, 0);
+                free(all);
+                shmemi_fatal(call,
+                             "mismatched collective arguments: PE %d passed %s %lld, PE %d "
+                             "passed %lld",
+                             pe, names[w], (long long)mine, pe0, (long long)first);
+            }
+        }
+    }
+    free(all);
+}
+
+/* ---- team handles --------------------------------------------------------------------------- */
+
+static shmemi_team_state_t *team_lookup(shmem_team_t team) {
+    uintptr_t h = (uintptr_t)team;
+    if (h == 0 || h > SHMEMI_TEAM_SLOTS || !shmemi_teams[h - 1].in_use)
+        return NULL;
+    return &shmemi_teams[h - 1];
+}
+
+static shmem_team_t team_handle(const shmemi_team_state_t *t) {
+    return (shmem_team_t)(uintptr_t)(t - shmemi_teams + 1);
+}
+
+shmemi_team_state_t *shmemi_team_get(const char *call, shmem_team_t team) {
+    shmemi_check_init(call);
+    shmemi_team_state_t *t = team_lookup(team);
+    if (t == NULL) {
+        if (team == SHMEM_TEAM_INVALID)
+            shmemi_fatal(call, "team is SHMEM_TEAM_INVALID");
+        shmemi_fatal(call, "team handle %p names no team (destroyed, or never created)",
+                     (void *)team);
+    }
+    return t;
+}
+
+void shmemi_team_active_set(const char *call, int PE_start, int logPE_stride, int PE_size,
+                            long *pSync, shmemi_team_state_t *t) {
+    shmemi_check_init(call);
+    int n = shmemi_state.n_pes;
+    if (logPE_stride < 0 || logPE_stride > 30 || PE_size < 1 || PE_start < 0 ||
+        (long long)PE_start + ((long long)PE_size - 1) * (1LL << logPE_stride) >= n)
+        shmemi_fatal(call,
+                     "active set PE_start %d, logPE_stride %d, PE_size %d does not fit in %d PEs",
+                     PE_start, logPE_stride, PE_size, n);
+    int stride = 1 << logPE_stride, offset = shmemi_state.my_pe - PE_start;
+    if (offset < 0 || offset % stride != 0 || offset / stride >= PE_size)
+        shmemi_fatal(call,
+                     "the calling PE is not in the active set PE_start %d, logPE_stride %d, "
+                     "PE_size %d",
+                     PE_start, logPE_stride, PE_size);
+    if (pSync == NULL)
+        shmemi_fatal(call, "pSync is NULL");
+    memset(t, 0, sizeof(*t));
+    t->in_use = 1;
+    t->channel = SHMEMI_CHANNEL_ACTIVE_SET;
+    t->start = PE_start;
+    t->stride = stride;
+    t->size = PE_size;
+    t->my_index = offset / stride;
+    t->psync = pSync;
+}
+
+int shmem_team_my_pe(shmem_team_t team) {
+    shmemi_check_init("shmem_team_my_pe");
+    shmemi_team_state_t *t = team_lookup(team);
+    return t ? t->my_index : -1;
+}
+
+int shmem_team_n_pes(shmem_team_t team) {
+    shmemi_check_init("shmem_team_n_pes");
+    shmemi_team_state_t *t = team_lookup(team);
+    return t ? t->size : -1;
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config) {
+    shmemi_check_init("shmem_team_get_config");
+    shmemi_team_state_t *t = team_lookup(team);
+    if (t == NULL)
+        return -1;
+    if (config == NULL)
+        shmemi_fatal("shmem_team_get_config", "config is NULL");
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = t->config.num_contexts;
+    return 0;
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+    shmemi_check_init("shmem_team_translate_pe");
+    shmemi_team_state_t *src = team_lookup(src_team), *dst = team_lookup(dest_team);
+    if (src == NULL || dst == NULL || src_pe < 0 || src_pe >= src->size)
+        return -1;
+    int offset = shmemi_team_world_pe(src, src_pe) - dst->start;
+    if (dst->stride == 0)
+        return offset == 0 ? 0 : -1;
+    if (offset % dst->stride != 0 || offset / dst->stride < 0 || offset / dst->stride >= dst->size)
+        return -1;
+    return offset / dst->stride;
+}
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe) {
+    shmemi_check_init("shmem_team_ptr");
+    shmemi_team_state_t *t = team_lookup(team);
+    if (t == NULL || pe < 0 || pe >= t->size)
+        return NULL;
+    return shmemi_ptr(dest, shmemi_team_world_pe(t, pe));
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx) {
+    static const char call[] = "shmem_team_create_ctx";
+    shmemi_check_init(call);
+    if (ctx == NULL)
+        shmemi_fatal(call, "ctx is NULL");
+    shmemi_team_state_t *t = team_lookup(team);
+    if (t == NULL) {
+        *ctx = SHMEM_CTX_INVALID;
+        return -1;
+    }
+    /* The world team is the context layer's NULL team, which takes its fast path. */
+    struct shmemi_team *handle = team == SHMEM_TEAM_WORLD ? NULL : team;
+    return shmemi_ctx_create(call, options, handle, t->start, t->stride, t->size, ctx) == SHMEMI_OK
+               ? 0
+               : -1;
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) {
+    static const char call[] = "shmem_ctx_get_team";
+    shmemi_check_init(call);
+    if (team == NULL)
+        shmemi_fatal(call, "team is NULL");
+    if (ctx == SHMEM_CTX_INVALID || (ctx != SHMEM_CTX_DEFAULT && ctx->magic != SHMEMI_CTX_MAGIC)) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    const struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    *team = c->team == NULL ? SHMEM_TEAM_WORLD : c->team;
+    return 0;
+}
+
+static void team_init_slot(int slot, int start, int stride, int size, int my_index,
+                           const shmem_team_config_t *config, long config_mask) {
+    shmemi_team_state_t *t = &shmemi_teams[slot];
+    memset(t, 0, sizeof(*t));
+    t->in_use = 1;
+    t->channel = slot;
+    t->start = start;
+    t->stride = stride;
+    t->size = size;
+    t->my_index = my_index;
+    t->config_mask = config_mask;
+    if (config != NULL && (config_mask & SHMEM_TEAM_NUM_CONTEXTS))
+        t->config.num_contexts = config->num_contexts;
+    t->exchange_area = exchange_base + (size_t)slot * 2 * SHMEMI_EXCHANGE_WORDS;
+}
+
+/* Agree with every member of parent on `want` slots free everywhere: one exchange of the free
+ * bitmaps. Returns 0 and fills slots, or -1 when too few are free (the same answer on every PE). */
+static int team_agree_slots(const char *call, shmemi_team_state_t *parent, int want, int *slots) {
+    uint64_t free_mask = 0;
+    for (int s = 0; s < SHMEMI_TEAM_SLOTS; s++)
+        if (!shmemi_teams[s].in_use)
+            free_mask |= 1ull << s;
+    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)free_mask, 0, 0, 0};
+    int64_t *all = malloc((size_t)parent->size * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
+    if (all == NULL)
+        shmemi_fatal(call, "out of memory for a team split over %d PEs", parent->size);
+    shmemi_coll_exchange(call, parent, in, all);
+    for (int i = 0; i < parent->size; i++)
+        free_mask &= (uint64_t)all[(size_t)i * SHMEMI_EXCHANGE_WORDS];
+    free(all);
+    for (int k = 0; k < want; k++) {
+        if (free_mask == 0)
+            return -1;
+        slots[k] = __builtin_ctzll(free_mask);
+        free_mask &= free_mask - 1;
+    }
+    return 0;
+}
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask,
+                             shmem_team_t *new_team) {
+    static const char call[] = "shmem_team_split_strided";
+    shmemi_check_init(call);
+    if (new_team == NULL)
+        shmemi_fatal(call, "new_team is NULL");
+    *new_team = SHMEM_TEAM_INVALID;
+    shmemi_team_state_t *parent = team_lookup(parent_team);
+    if (parent == NULL)
+        return -1;
+    long long last = (long long)start + ((long long)size - 1) * stride;
+    if (size < 1 || start < 0 || start >= parent->size || last < 0 || last >= parent->size ||
+        (stride == 0 && size > 1))
+        shmemi_fatal(call, "start %d, stride %d, size %d do not select PEs of a team of %d", start,
+                     stride, size, parent->size);
+    shmemi_coll_check(call, parent,
+                      (int64_t)(((uint64_t)(uint32_t)start << 32) ^
+                                ((uint64_t)(uint32_t)stride << 16) ^ (uint32_t)size),
+                      -1);
+    int slot;
+    if (team_agree_slots(call, parent, 1, &slot) != 0)
+        return -1;
+    int offset = parent->my_index - start, index = -1;
+    if (stride == 0)
+        index = offset == 0 ? 0 : -1;
+    else if (offset % stride == 0 && offset / stride >= 0 && offset / stride < size)
+        index = offset / stride;
+    if (index >= 0) {
+        team_init_slot(slot, shmemi_team_world_pe(parent, start), parent->stride * stride, size,
+                       index, config, config_mask);
+        *new_team = team_handle(&shmemi_teams[slot]);
+    }
+    return 0;
+}
+
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team) {
+    static const char call[] = "shmem_team_split_2d";
+    shmemi_check_init(call);
+    if (xaxis_team == NULL || yaxis_team == NULL)
+        shmemi_fatal(call, "xaxis_team or yaxis_team is NULL");
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    shmemi_team_state_t *parent = team_lookup(parent_team);
+    if (parent == NULL)
+        return -1;
+    if (xrange < 1)
+        shmemi_fatal(call, "xrange %d is not positive", xrange);
+    int n = parent->size, me = parent->my_index;
+    if (xrange > n)
+        xrange = n;
+    shmemi_coll_check(call, parent, xrange, -1);
+    int slots[2];
+    if (team_agree_slots(call, parent, 2, slots) != 0)
+        return -1;
+    /* Rows of xrange consecutive members; the last row may be short. Columns stride xrange. */
+    int row = me / xrange, col = me % xrange;
+    int row_size = n - row * xrange < xrange ? n - row * xrange : xrange;
+    int col_size = (n - col + xrange - 1) / xrange;
+    team_init_slot(slots[0], shmemi_team_world_pe(parent, row * xrange), parent->stride, row_size,
+                   col, xaxis_config, xaxis_mask);
+    team_init_slot(slots[1], shmemi_team_world_pe(parent, col), parent->stride * xrange, col_size,
+                   row, yaxis_config, yaxis_mask);
+    *xaxis_team = team_handle(&shmemi_teams[slots[0]]);
+    *yaxis_team = team_handle(&shmemi_teams[slots[1]]);
+    return 0;
+}
+
+void shmem_team_destroy(shmem_team_t team) {
+    static const char call[] = "shmem_team_destroy";
+    shmemi_check_init(call);
+    if (team == SHMEM_TEAM_INVALID)
+        return;
+    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
+        shmemi_fatal(call, "the predefined teams cannot be destroyed");
+    shmemi_team_state_t *t = shmemi_team_get(call, team);
+    /* Every member has finished reading this slot's exchange area before it is reused. */
+    shmemi_team_barrier(t);
+    t->in_use = 0;
+}
+
+/* ---- set-up --------------------------------------------------------------------------------- */
+
+static int env_choice(const char *name, const char *const *choices, int n_choices, int fallback) {
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return fallback;
+    for (int i = 0; i < n_choices; i++)
+        if (strcmp(v, choices[i]) == 0)
+            return i;
+    shmemi_fatal("shmem_init",
+                 "%s=%s is not one of the known algorithms (see "
+                 "docs/collectives.md)",
+                 name, v);
+}
+
+static size_t env_size(const char *name, size_t fallback) {
+    const char *v = getenv(name);
+    size_t size;
+    if (v == NULL || *v == '\0')
+        return fallback;
+    if (shmemi_env_parse_size(v, &size) != SHMEMI_OK || size == 0)
+        shmemi_fatal("shmem_init", "%s=%s is not a positive size", name, v);
+    return size;
+}
+
+static void coll_read_env(void) {
+    static const char *const bcast[] = {"binomial", "linear"};
+    static const char *const collect[] = {"auto", "linear", "ring", "recursive_doubling"};
+    static const char *const reduce[] = {"auto", "linear", "recursive_doubling", "rabenseifner"};
+    shmemi_coll_config.bcast = env_choice("SHMEM_BCAST_ALGORITHM", bcast, 2, 0);
+    shmemi_coll_config.collect = env_choice("SHMEM_COLLECT_ALGORITHM", collect, 4, 0);
+    shmemi_coll_config.reduce = env_choice("SHMEM_REDUCE_ALGORITHM", reduce, 4, 0);
+    shmemi_coll_config.reduce_large_bytes = env_size("SHMEM_REDUCE_LARGE_SIZE", 64 * 1024);
+    shmemi_coll_config.bcast_chunk_bytes = env_size("SHMEM_BCAST_CHUNK_SIZE", 64 * 1024);
+}
+
+static shmemi_status_t coll_init(void) {
+    size_t n = (size_t)shmemi_state.n_pes;
+    int me = shmemi_state.my_pe;
+    coll_read_env();
+    tokens = shmemi_heap_alloc(SHMEMI_N_CHANNELS * n * sizeof(uint64_t), 64);
+    exchange_base =
+        shmemi_heap_alloc(SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t), 64);
+    tokens_sent = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
+    tokens_consumed = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
+    peer_tokens = calloc(n, sizeof(uint64_t *));
+    if (tokens == NULL || exchange_base == NULL || tokens_sent == NULL || tokens_consumed == NULL ||
+        peer_tokens == NULL)
+        return SHMEMI_ERR_NOMEM;
+    memset(tokens, 0, SHMEMI_N_CHANNELS * n * sizeof(uint64_t));
+    memset(exchange_base, 0, SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
+    int all_mapped = 1;
+    for (size_t pe = 0; pe < n; pe++) {
+        peer_tokens[pe] = (int)pe == me ? tokens : shmemi_ptr(tokens, (int)pe);
+        all_mapped &= peer_tokens[pe] != NULL;
+    }
+    double load = 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (getloadavg(&load, 1) != 1)
+        load = 0;
+    spins_before_yield = cores > 0 && (double)n + load <= (double)cores
+                             ? SHMEMI_SPINS_DEDICATED
+                             : SHMEMI_SPINS_OVERSUBSCRIBED;
+    memset(shmemi_teams, 0, sizeof(shmemi_teams));
+    team_init_slot(SHMEMI_TEAM_WORLD_SLOT, 0, 1, (int)n, me, NULL, 0);
+    /* SHMEM_TEAM_SHARED: the PEs whose memory this PE maps; on one node that is every PE. */
+    if (all_mapped)
+        team_init_slot(SHMEMI_TEAM_SHARED_SLOT, 0, 1, (int)n, me, NULL, 0);
+    else
+        team_init_slot(SHMEMI_TEAM_SHARED_SLOT, me, 1, 1, 0, NULL, 0);
+    /* No token may arrive before every PE cleared its counters. */
+    return shmemi_bootstrap->barrier();
+}
+
+static void coll_finalize(void) {
+    free(tokens_sent);
+    free(tokens_consumed);
+    free(peer_tokens);
+    tokens_sent = tokens_consumed = NULL;
+    peer_tokens = NULL;
+    tokens = NULL;
+    exchange_base = NULL;
+    memset(shmemi_teams, 0, sizeof(shmemi_teams));
+}
+
+static const shmemi_module_t coll_module = {"teams and collectives", 20, coll_init, coll_finalize};
+
+__attribute__((constructor)) static void coll_register(void) {
+    shmemi_module_register(&coll_module);
+}

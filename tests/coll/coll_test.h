@@ -1,0 +1,41 @@
+/* Helpers shared by the multi-PE collective tests: checks that end the whole job with a message,
+ * deterministic pseudo-random values (never zero) that every PE can recompute for every other PE,
+ * and the algorithm choice from the command line. */
+#ifndef COLL_TEST_H
+#define COLL_TEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <shmem.h>
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", shmem_my_pe(), __FILE__, __LINE__, \
+                    #cond);                                                                        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            shmem_global_exit(1);                                                                  \
+        }                                                                                          \
+    } while (0)
+
+/* A well-mixed 64-bit value of (a, b, c), never 0. */
+static inline uint64_t ct_rand(uint64_t a, uint64_t b, uint64_t c) {
+    uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull ^
+                 (c + 1) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    x *= 0xD6E8FEB86659FD93ull;
+    x ^= x >> 32;
+    return x ? x : 1;
+}
+
+/* argv[1], when given, selects the algorithm through environment variable var (read at
+ * shmem_init). */
+static inline void ct_algorithm_from_args(int argc, char **argv, const char *var) {
+    if (argc > 1)
+        setenv(var, argv[1], 1);
+}
+
+#endif

@@ -1,0 +1,37 @@
+/* Bad input to teams and collectives must end the job with a clear message, never hang. argv[1]
+ * names the case; ctest matches the message (tests/coll/CMakeLists.txt). */
+#include <string.h>
+
+#include "coll_test.h"
+
+int main(int argc, char **argv) {
+    const char *what = argc > 1 ? argv[1] : "";
+    if (strcmp(what, "mismatch") == 0)
+        setenv("SHMEM_DEBUG", "1", 1);
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    long *buf = shmem_malloc(64 * sizeof(long));
+    long *psync = shmem_malloc(SHMEM_SYNC_SIZE * sizeof(long));
+    for (int i = 0; i < 64; i++)
+        buf[i] = i + 1;
+    for (int i = 0; i < SHMEM_SYNC_SIZE; i++)
+        psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    if (strcmp(what, "invalid_team") == 0) {
+        shmem_long_sum_reduce(SHMEM_TEAM_INVALID, buf + 32, buf, 4);
+    } else if (strcmp(what, "bad_root") == 0) {
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, buf + 32, buf, 4, n);
+    } else if (strcmp(what, "overlap") == 0) {
+        shmem_long_fcollect(SHMEM_TEAM_WORLD, buf + 1, buf, 2);
+    } else if (strcmp(what, "mismatch") == 0) {
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, buf + 32, buf, me == 0 ? 2 : 3);
+    } else if (strcmp(what, "not_in_set") == 0) {
+        shmem_barrier(1, 0, n - 1, psync);
+    } else if (strcmp(what, "destroy_world") == 0) {
+        shmem_team_destroy(SHMEM_TEAM_WORLD);
+    } else {
+        fprintf(stderr, "unknown case '%s'\n", what);
+    }
+    shmem_finalize();
+    return 0;
+}
