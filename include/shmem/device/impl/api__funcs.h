@@ -649,7 +649,7 @@ SHMEMI_DI size_t shmemi_api_test_set(T *ivars, size_t n, size_t *indices, const 
                 return shmemi_api_test_set(ivars, nelems, indices, status, cmp,                    \
                                            (const CT *)cmp_values, 1, 2);)
 SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEV_P2P)
-SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DEV_P2P_MULTI)
+SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEV_P2P_MULTI)
 
 /* ---- barrier ----------------------------------------------------------------------------------
  */

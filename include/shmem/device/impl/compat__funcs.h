@@ -268,11 +268,8 @@ SHMEMI_AMO_BITWISE_TYPES(SHMEMI_DEV_AMO_NBI_B)
                 return shmem_##NAME##_atomic_fetch_add(dest, value, pe);)                          \
     SHMEMI_TWIN(void, shmem_##NAME##_add, (CT * dest, CT value, int pe), (dest, value, pe),        \
                 shmem_##NAME##_atomic_add(dest, value, pe);)
-SHMEMI_DEV_AMO_DEPR(int, int)
-SHMEMI_DEV_AMO_DEPR(long, long)
-SHMEMI_DEV_AMO_DEPR(long long, longlong)
-SHMEMI_DEV_AMO_DEPR_X(float, float)
-SHMEMI_DEV_AMO_DEPR_X(double, double)
+SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DEV_AMO_DEPR)
+SHMEMI_AMO_EXTENDED_ONLY_TYPES(SHMEMI_DEV_AMO_DEPR_X)
 
 /* Deprecated waits: wait until *ivar != cmp_value (shmem_wait_until on long is the pre-C11 name
  * of shmem_long_wait_until). Acquire. */
