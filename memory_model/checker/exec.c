@@ -61,6 +61,7 @@ static void rel_clear(value_t *v, int is_rel) {
 }
 
 static void rel_plus(value_t *v, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)
             if (v->row[i] >> k & 1)
@@ -68,6 +69,7 @@ static void rel_plus(value_t *v, int n) {
 }
 
 static void rel_seq(const value_t *a, const value_t *b, value_t *out, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     rel_clear(out, 1);
     for (int i = 0; i < n; i++) {
         uint64_t r = a->row[i], acc = 0;
@@ -81,6 +83,7 @@ static void rel_seq(const value_t *a, const value_t *b, value_t *out, int n) {
 }
 
 static void rel_inverse(const value_t *a, value_t *out, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     rel_clear(out, 1);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
@@ -89,6 +92,7 @@ static void rel_inverse(const value_t *a, value_t *out, int n) {
 }
 
 static int rel_irreflexive(const value_t *v, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     for (int i = 0; i < n; i++)
         if (v->row[i] >> i & 1)
             return 0;
@@ -96,6 +100,7 @@ static int rel_irreflexive(const value_t *v, int n) {
 }
 
 static int value_empty(const value_t *v, int n) {
+    n = n < EXEC_MAX_EVENTS ? n : EXEC_MAX_EVENTS;
     if (!v->is_rel)
         return v->set == 0;
     for (int i = 0; i < n; i++)

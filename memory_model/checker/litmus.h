@@ -124,4 +124,31 @@ char *litmus_read_file(const char *path, litmus_error_t *err);
 int litmus_fail(litmus_error_t *err, const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* Placement, for the subcommands that run tests. The levels are libshmem's, narrowest first. */
+enum {
+    LITMUS_LEVEL_THREAD,
+    LITMUS_LEVEL_WARP,
+    LITMUS_LEVEL_BLOCK,
+    LITMUS_LEVEL_DEVICE,
+    LITMUS_LEVEL_PE,
+    LITMUS_LEVEL_WORLD,
+    LITMUS_NLEVELS
+};
+
+/* The level index of a scope tag ("block" -> LITMUS_LEVEL_BLOCK), or -1. */
+int litmus_level_of(const char *tag);
+
+/* An id of the scope instance of `level` that holds `thread`: two threads share the instance iff
+ * the ids are equal. Levels missing from the tree are filled in as herd7 does (a thread alone in a
+ * `pe` gets its own device, block and warp). -1 if the tree names an unknown level. */
+int litmus_scope_instance(const litmus_test_t *t, int thread, int level);
+
+/* PEs are numbered 0, 1, ... in the order their instances first appear in the scopes: tree (an
+ * empty `(pe)` is a PE too). Returns the number of PEs and fills pe_of[thread]; -1 on an unknown
+ * level. */
+int litmus_place_pes(const litmus_test_t *t, int pe_of[LITMUS_MAX_THREADS]);
+
+/* The home PE of location `loc`: N for `regions: x:peN`, -1 when it has none. */
+int litmus_loc_home(const litmus_test_t *t, int loc);
+
 #endif

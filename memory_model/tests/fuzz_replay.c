@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "fuzz_one.h"
-#include "litmus.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
@@ -78,6 +77,17 @@ static size_t mutate(const input_t *in, const input_t *other, unsigned char *out
     return n;
 }
 
+/* Corpus files are binary: they may hold any byte, NUL included. */
+static int read_input(const char *path, input_t *in) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    in->data = malloc(65536);
+    in->size = in->data ? fread(in->data, 1, 65536, f) : 0;
+    fclose(f);
+    return in->data ? 0 : -1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr, "usage: fuzz_replay MODEL_DIR ITERATIONS FILE...\n");
@@ -89,14 +99,10 @@ int main(int argc, char **argv) {
     int n = argc - 3, failures = 0;
     input_t *inputs = calloc((size_t)n, sizeof *inputs);
     for (int i = 0; i < n; i++) {
-        litmus_error_t err;
-        char *text = litmus_read_file(argv[3 + i], &err);
-        if (!text) {
-            fprintf(stderr, "%s: %s\n", err.file, err.msg);
+        if (read_input(argv[3 + i], &inputs[i]) < 0) {
+            fprintf(stderr, "%s: cannot read\n", argv[3 + i]);
             return 2;
         }
-        inputs[i].data = (unsigned char *)text;
-        inputs[i].size = strlen(text);
         if (fuzz_one(inputs[i].data, inputs[i].size) < 0) {
             fprintf(stderr, "%s: malformed error report\n", argv[3 + i]);
             failures++;

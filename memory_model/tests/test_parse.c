@@ -154,10 +154,66 @@ static void test_bad_cat(void) {
     free(m);
 }
 
+static void expect_placement(const char *tree, int nthreads, int npes, const int *pes) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "LISA P\n{ x = 0; }\n P0 | P1 | P2 ;\n w[a] x 1 | | ;\n"
+             "scopes: %s\nregions: x:pe%d\nexists (x=1)\n",
+             tree, npes - 1);
+    if (nthreads == 2)
+        snprintf(text, sizeof text,
+                 "LISA P\n{ x = 0; }\n P0 | P1 ;\n w[a] x 1 | ;\n"
+                 "scopes: %s\nregions: x:pe%d\nexists (x=1)\n",
+                 tree, npes - 1);
+    litmus_test_t *t = calloc(1, sizeof *t);
+    litmus_error_t err;
+    int pe_of[LITMUS_MAX_THREADS];
+    CHECK(litmus_parse("p.litmus", text, t, &err) == 0);
+    int n = litmus_place_pes(t, pe_of);
+    if (n != npes)
+        fprintf(stderr, "%s: %d PEs, expected %d\n", tree, n, npes);
+    CHECK(n == npes);
+    for (int p = 0; p < nthreads; p++)
+        CHECK(pe_of[p] == pes[p]);
+    CHECK(litmus_loc_home(t, 0) == npes - 1);
+    free(t);
+}
+
+static void test_placement(void) {
+    expect_placement("(world (pe P0) (pe (block P1)))", 2, 2, (const int[]){0, 1});
+    expect_placement("(world (pe P0) (pe) (pe P1))", 2, 3, (const int[]){0, 2});
+    expect_placement("(world (pe (block P0) (block P1)) (pe P2))", 3, 2, (const int[]){0, 0, 1});
+    expect_placement("(world P0 P1 P2)", 3, 3, (const int[]){0, 1, 2});
+    expect_placement("(block P0 P1)", 2, 1, (const int[]){0, 0});
+    expect_placement("(pe (warp P0 P1) (warp P2))", 3, 1, (const int[]){0, 0, 0});
+    litmus_test_t *t = calloc(1, sizeof *t);
+    litmus_error_t err;
+    CHECK(litmus_parse("p.litmus",
+                       "LISA P\n{}\n P0 | P1 | P2 ;\n w[a] x 1 | | ;\n"
+                       "scopes: (pe (warp P0 P1) (warp P2))\nexists (x=1)\n",
+                       t, &err) == 0);
+    int w0 = litmus_scope_instance(t, 0, LITMUS_LEVEL_WARP);
+    CHECK(w0 >= 0 && w0 == litmus_scope_instance(t, 1, LITMUS_LEVEL_WARP));
+    CHECK(w0 != litmus_scope_instance(t, 2, LITMUS_LEVEL_WARP));
+    CHECK(litmus_scope_instance(t, 0, LITMUS_LEVEL_THREAD) !=
+          litmus_scope_instance(t, 1, LITMUS_LEVEL_THREAD));
+    /* herd7 fills the missing device and block levels in per warp: P2's warp is in its own block.
+     */
+    CHECK(litmus_scope_instance(t, 0, LITMUS_LEVEL_BLOCK) ==
+          litmus_scope_instance(t, 1, LITMUS_LEVEL_BLOCK));
+    CHECK(litmus_scope_instance(t, 0, LITMUS_LEVEL_BLOCK) !=
+          litmus_scope_instance(t, 2, LITMUS_LEVEL_BLOCK));
+    CHECK(litmus_scope_instance(t, 0, LITMUS_LEVEL_PE) ==
+          litmus_scope_instance(t, 2, LITMUS_LEVEL_PE));
+    CHECK(litmus_loc_home(t, 0) == -1);
+    free(t);
+}
+
 int main(void) {
     test_good_litmus();
     test_bad_litmus();
     test_good_cat();
     test_bad_cat();
+    test_placement();
     return test_report("litmus_parse");
 }

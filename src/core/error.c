@@ -9,7 +9,7 @@
 #include "env.h"
 
 int shmemi_my_pe_for_messages(void) {
-    if (shmemi_state.n_pes > 0)
+    if (shmemi_state.n_pes > 0 || shmemi_state.finalized)
         return shmemi_state.my_pe;
     const char *pe = getenv(SHMEMI_ENV_JOB_PE);
     return pe ? atoi(pe) : -1;
@@ -60,24 +60,20 @@ void shmemi_debug_log(const char *fmt, ...) {
     va_end(args);
 }
 
-void shmemi_check_init(const char *call) {
-    if (__builtin_expect(shmemi_state.initialized, 1))
-        return;
+void shmemi_check_init_failed(const char *call) {
     if (shmemi_state.finalized)
         shmemi_fatal(call, "called after shmem_finalize");
     shmemi_fatal(call, "called before shmem_init");
 }
 
-void shmemi_check_pe(const char *call, int pe) {
-    if (__builtin_expect(pe >= 0 && pe < shmemi_state.n_pes, 1))
-        return;
+void shmemi_check_pe_failed(const char *call, int pe) {
     shmemi_check_init(call);
     shmemi_fatal(call, "PE %d is out of range (the job has PEs 0 to %d)", pe,
                  shmemi_state.n_pes - 1);
 }
 
-void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int pe) {
-    if (!shmemi_state.debug)
+void shmemi_check_symmetric_debug(const char *call, const void *addr, size_t len, int pe) {
+    if (len == 0)
         return;
     size_t offset;
     int s = shmemi_segment_of(addr, &offset);
@@ -96,9 +92,6 @@ void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int 
                      shmemi_state.segments[s].size - offset);
 }
 
-void shmemi_check_aligned(const char *call, const void *addr, size_t align, int pe) {
-    if (!shmemi_state.debug || align == 0)
-        return;
-    if ((uintptr_t)addr % align != 0)
-        shmemi_fatal(call, "address %p (for PE %d) is not aligned to %zu bytes", addr, pe, align);
+void shmemi_check_aligned_failed(const char *call, const void *addr, size_t align, int pe) {
+    shmemi_fatal(call, "address %p (for PE %d) is not aligned to %zu bytes", addr, pe, align);
 }

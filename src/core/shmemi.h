@@ -79,15 +79,34 @@ int shmemi_init(const char *call, int requested);
 void shmemi_finalize(void);
 __attribute__((noreturn)) void shmemi_global_exit(int status);
 
+/* The checks below are inline where they pass and call out of line where they fail. */
+void shmemi_check_init_failed(const char *call);
+void shmemi_check_pe_failed(const char *call, int pe);
+void shmemi_check_symmetric_debug(const char *call, const void *addr, size_t len, int pe);
+void shmemi_check_aligned_failed(const char *call, const void *addr, size_t align, int pe);
+
 /* Abort with a clear message unless the library is initialized. */
-void shmemi_check_init(const char *call);
-/* Abort unless 0 <= pe < n_pes (always checked, not only under SHMEM_DEBUG). */
-void shmemi_check_pe(const char *call, int pe);
-/* Under SHMEM_DEBUG=1: abort unless [addr, addr+len) lies in one symmetric segment and
- * len does not overflow. Cheap no-op otherwise. */
-void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int pe);
+static inline void shmemi_check_init(const char *call) {
+    if (__builtin_expect(!shmemi_state.initialized, 0))
+        shmemi_check_init_failed(call);
+}
+/* Abort unless 0 <= pe < n_pes (always checked, not only under SHMEM_DEBUG); also fails
+ * before shmem_init. */
+static inline void shmemi_check_pe(const char *call, int pe) {
+    if (__builtin_expect((unsigned)pe >= (unsigned)shmemi_state.n_pes, 0))
+        shmemi_check_pe_failed(call, pe);
+}
+/* Under SHMEM_DEBUG=1: abort unless [addr, addr+len) lies in one symmetric segment and len does
+ * not overflow (len 0 passes: nothing is accessed). A test of one flag otherwise. */
+static inline void shmemi_check_symmetric(const char *call, const void *addr, size_t len, int pe) {
+    if (__builtin_expect(shmemi_state.debug, 0))
+        shmemi_check_symmetric_debug(call, addr, len, pe);
+}
 /* Under SHMEM_DEBUG=1: abort unless addr is aligned to align bytes. */
-void shmemi_check_aligned(const char *call, const void *addr, size_t align, int pe);
+static inline void shmemi_check_aligned(const char *call, const void *addr, size_t align, int pe) {
+    if (__builtin_expect(shmemi_state.debug && align && (uintptr_t)addr % align != 0, 0))
+        shmemi_check_aligned_failed(call, addr, align, pe);
+}
 
 /* Segment index and offset of a symmetric address; -1 when not symmetric. Inline: every
  * operation translates addresses. */
@@ -168,7 +187,8 @@ shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p);
 /* Deterministic allocator over segment 0. Collective callers get the same offsets everywhere.
  * Local only: no barrier, no check that the other PEs agree (src/host/memory.c adds both).
  * align is a power of two (0 means the default, 64 bytes). Returns NULL when the heap has no
- * room or size is 0. Thread-safe. */
+ * room, size is 0, or align exceeds the alignment of the heap's base on some PE (1 GiB or the
+ * heap's size rounded up to a power of two, on shm). Thread-safe. */
 void *shmemi_heap_alloc(size_t size, size_t align);
 void shmemi_heap_free(void *ptr);
 /* Grow or shrink the block at ptr in place; SHMEMI_ERR_NOMEM when it cannot. */

@@ -5,6 +5,8 @@
 #include "host/rma_internal.h"
 
 SHMEMI_API void shmem_ctx_fence(shmem_ctx_t ctx) {
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
     shmemi_ctx_get("shmem_ctx_fence", ctx);
     shmemi_nt_drain();
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
@@ -18,6 +20,8 @@ SHMEMI_API void shmem_fence(void) {
 }
 
 SHMEMI_API void shmem_ctx_quiet(shmem_ctx_t ctx) {
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
     shmemi_ctx_get("shmem_ctx_quiet", ctx);
     shmemi_nt_drain();
     SHMEMI_THREAD_FENCE(__ATOMIC_SEQ_CST);

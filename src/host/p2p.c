@@ -41,6 +41,9 @@ static inline void check_ivars(const char *call, const void *ivars, size_t nelem
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
+/* Where the next _any scan of this thread starts (fairness among the entries). */
+static __thread size_t any_next;
+
 #define SHMEMI_DEF_WAIT(TYPE, NAME)                                                                \
     SHMEMI_API void shmem_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value) {               \
         static const char call[] = "shmem_" #NAME "_wait_until";                                   \
@@ -65,13 +68,18 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT)
                               int cmp, const TYPE *values, TYPE value, size_t *indices,            \
                               size_t max_found, size_t *active_p) {                                \
         size_t found = 0, active = 0;                                                              \
-        for (size_t i = 0; i < nelems; i++) {                                                      \
+        /* _any forms start where the last one stopped, so every entry gets its turn. */           \
+        size_t start = max_found == 1 && nelems > 0 ? any_next % nelems : 0;                       \
+        for (size_t k = 0; k < nelems; k++) {                                                      \
+            size_t i = start + k < nelems ? start + k : start + k - nelems;                        \
             if (status != NULL && status[i] != 0)                                                  \
                 continue;                                                                          \
             active++;                                                                              \
             if (SHMEMI_CMP(call, cmp, LOAD(&ivars[i]), values ? values[i] : value)) {              \
                 if (found < max_found && indices != NULL)                                          \
                     indices[found] = i;                                                            \
+                if (found == 0 && max_found == 1)                                                  \
+                    any_next = i + 1;                                                              \
                 found++;                                                                           \
             }                                                                                      \
         }                                                                                          \

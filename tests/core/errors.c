@@ -3,6 +3,7 @@
 #include <shmem.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static long global_value;
@@ -11,6 +12,9 @@ int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "before_init") == 0)
         return shmem_my_pe();
+    if (strcmp(mode, "heap_size_mismatch") == 0 && getenv("SHMEM_JOB_PE") &&
+        atoi(getenv("SHMEM_JOB_PE")) == 1)
+        setenv("SHMEM_SYMMETRIC_SIZE", "64M", 1);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (strcmp(mode, "ptr_bad_pe") == 0 && me == n - 1)
@@ -25,6 +29,10 @@ int main(int argc, char **argv) {
         shmem_malloc(me == 0 ? 100 : 200);
     if (strcmp(mode, "align_not_power_of_two") == 0)
         shmem_align(48, 100);
+    if (strcmp(mode, "ptr_after_finalize") == 0) {
+        shmem_finalize();
+        shmem_ptr(&global_value, 0);
+    }
     if (strcmp(mode, "init_after_finalize") == 0) {
         shmem_finalize();
         shmem_init();

@@ -40,6 +40,8 @@ static void test_options(void) {
     for (int i = 0; i < MANY; i++)
         shmem_ctx_destroy(many[i]);
     shmem_ctx_destroy(SHMEM_CTX_INVALID);
+    shmem_ctx_fence(SHMEM_CTX_INVALID);
+    shmem_ctx_quiet(SHMEM_CTX_INVALID);
     test_barrier();
     for (int i = 0; i < MANY; i++)
         CHECK(w[i] == i + 2, "context %d: %ld", i, w[i]);

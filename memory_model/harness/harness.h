@@ -1,0 +1,54 @@
+/* The litmus harness: `shmem-litmus run` (run.c) starts one interpreter job per test under
+ * shmemrun; each PE of the job reads the test, builds its plan and runs its threads' events as
+ * real library calls (cpu.c on the cpu platform), and PE 0 writes the counted final states to a
+ * file that the front end turns into a histogram and a verdict. */
+#ifndef SHMEM_LITMUS_HARNESS_H
+#define SHMEM_LITMUS_HARNESS_H
+
+#include <stdint.h>
+
+#include "plan.h"
+
+typedef struct harness_opts {
+    long iterations; /* instances of the test to run in all */
+    int instances;   /* instances per round (one synchronization of all PEs) */
+    int stress;      /* stress threads per PE */
+    uint64_t seed;   /* placement and slot permutations derive from it */
+    const char *out; /* where PE 0 writes the counted states */
+} harness_opts_t;
+
+/* Distinct rows of recorded values (plan order) and how often each was seen. */
+typedef struct harness_counts {
+    int ncols;
+    int n;
+    int cap;
+    int64_t *rows;
+    int64_t *counts;
+} harness_counts_t;
+
+void harness_counts_add(harness_counts_t *c, const int64_t *row, int64_t count);
+void harness_counts_free(harness_counts_t *c);
+
+/* The interpreter on the cpu platform, one call per PE (started by shmemrun). */
+int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p);
+
+/* A small deterministic generator, so that every PE derives the same round layout. */
+static inline uint64_t harness_rand(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static inline void harness_shuffle(int *a, int n, uint64_t *s) {
+    for (int i = 0; i < n; i++)
+        a[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(harness_rand(s) % (uint64_t)(i + 1));
+        int x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+}
+
+#endif
