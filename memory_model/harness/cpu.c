@@ -310,7 +310,7 @@ static void *alloc(size_t longs) {
     return a;
 }
 
-int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p) {
+int harness_worker_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p) {
     static const long ctx_options[PLAN_NCTX] = {
         0, 0, 0, SHMEM_CTX_NOSTORE, SHMEMX_CTX_BYPASS, SHMEMX_CTX_BYPASS};
     int provided;

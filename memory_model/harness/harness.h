@@ -29,8 +29,8 @@ typedef struct harness_counts {
 void harness_counts_add(harness_counts_t *c, const int64_t *row, int64_t count);
 void harness_counts_free(harness_counts_t *c);
 
-/* The interpreter on the cpu platform, one call per PE (started by shmemrun). */
-int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p);
+/* The interpreter of one PE (started by shmemrun): cpu.c on the cpu, cuda/worker.cu on CUDA. */
+int harness_worker_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p);
 
 /* A small deterministic generator, so that every PE derives the same round layout. */
 static inline uint64_t harness_rand(uint64_t *s) {

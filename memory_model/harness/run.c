@@ -389,7 +389,7 @@ static int worker_main(const run_cfg_t *cfg, const char *path) {
     else if (litmus_parse_file(path, t, &err) < 0 || plan_build(t, p, &err) < 0)
         check_print_error(&err);
     else
-        rc = harness_cpu_main(&cfg->h, t, p);
+        rc = harness_worker_main(&cfg->h, t, p);
     free(p);
     free(t);
     return rc;
