@@ -161,8 +161,8 @@ __device__ static void run_op(const kargs &a, const plan_op_t &op, int th, int s
                                   : shmem_ctx_long_atomic_fetch(ctx, x, pe);
         return;
     case PLAN_AMO_ADD:
-        r[op.reg] = op.other_type ? (long)shmem_ctx_ulong_atomic_fetch_add(
-                                        ctx, (unsigned long *)x, (unsigned long)v, pe)
+        r[op.reg] = op.other_type ? (long)shmem_ctx_ulong_atomic_fetch_add(ctx, (unsigned long *)x,
+                                                                           (unsigned long)v, pe)
                                   : shmem_ctx_long_atomic_fetch_add(ctx, x, v, pe);
         return;
     case PLAN_AMO_SWAP:
@@ -281,7 +281,8 @@ __global__ void gather_kernel(kargs a, gather_cols c, int kr, long *rows) {
         for (int col = 0; col < c.ncols; col++) {
             const long *w;
             if (c.proc[col] >= 0)
-                w = a.regs + ((size_t)k * (size_t)a.nthreads + (size_t)c.proc[col]) * PLAN_MAX_REGS +
+                w = a.regs +
+                    ((size_t)k * (size_t)a.nthreads + (size_t)c.proc[col]) * PLAN_MAX_REGS +
                     c.id[col];
             else
                 w = loc_addr(a, a.slot[k], c.id[col]);
@@ -380,11 +381,10 @@ static void *zalloc(size_t bytes) {
     return a;
 }
 
-extern "C" int harness_worker_main(const harness_opts_t *o, const litmus_test_t *t,
-                                   const plan_t *p) {
-    static const long ctx_options[PLAN_NCTX] = {0, 0, 0, SHMEM_CTX_NOSTORE, SHMEMX_CTX_BYPASS,
-                                                SHMEMX_CTX_BYPASS};
-    shmem_init();
+static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
+    static const long ctx_options[PLAN_NCTX] = {
+        0, 0, 0, SHMEM_CTX_NOSTORE, SHMEMX_CTX_BYPASS, SHMEMX_CTX_BYPASS};
+    const litmus_test_t *t = p->test;
     int me = shmem_my_pe(), npes = shmem_n_pes();
     if (npes != p->npes || npes > 64) {
         fprintf(stderr, "shmem-litmus-cuda: %s needs %d PEs\n", t->name, p->npes);
@@ -472,11 +472,15 @@ extern "C" int harness_worker_main(const harness_opts_t *o, const litmus_test_t 
     counts.ncols = ncols;
     int64_t row[PLAN_MAX_COLS];
     long done = 0, round = 0;
-    for (; done < iterations; round++) {
+    double start = harness_now();
+    harness_opts_t limits = *o;
+    limits.iterations = iterations;
+    for (;; round++) {
         uint64_t rs = o->seed * 0x100000001b3ull + (uint64_t)round;
         harness_shuffle(a.perm, npes, &rs);
         harness_shuffle(slot, K, &rs);
         int kr = iterations - done < (long)K ? (int)(iterations - done) : K;
+        kr = kr > 0 ? kr : 1;
         a.nlocal = 0;
         for (int th = 0; th < t->nthreads; th++)
             a.nlocal += a.perm[p->thread_pe[th]] == me;
@@ -495,7 +499,8 @@ extern "C" int harness_worker_main(const harness_opts_t *o, const litmus_test_t 
         CUDA_OK(cudaDeviceSynchronize());
         shmem_barrier_all();
         void *args[] = {&a};
-        int rc = shmemx_collective_launch((const void *)litmus_kernel, dim3(B), dim3(T), args, 0, 0);
+        int rc =
+            shmemx_collective_launch((const void *)litmus_kernel, dim3(B), dim3(T), args, 0, 0);
         if (rc != 0) {
             fprintf(stderr, "shmem-litmus-cuda: launch of %d x %d failed (%d)\n", B, T, rc);
             shmem_global_exit(2);
@@ -528,26 +533,16 @@ extern "C" int harness_worker_main(const harness_opts_t *o, const litmus_test_t 
                 harness_counts_add(&counts, row, 1);
             }
         }
-        shmem_barrier_all();
         done += kr;
+        if (me == 0)
+            harness_stop_decide(&limits, test, done, harness_now() - start);
+        shmem_barrier_all();
+        if (harness_stop_seen(o, test))
+            break;
     }
     int rc = 0;
-    if (me == 0) {
-        FILE *f = fopen(o->out, "w");
-        if (!f) {
-            perror(o->out);
-            rc = 2;
-        } else {
-            fprintf(f, "rounds %ld cols %d\n", round, ncols);
-            for (int i = 0; i < counts.n; i++) {
-                fprintf(f, "%lld", (long long)counts.counts[i]);
-                for (int c = 0; c < ncols; c++)
-                    fprintf(f, " %lld", (long long)counts.rows[(size_t)i * (size_t)ncols + c]);
-                fputc('\n', f);
-            }
-            fclose(f);
-        }
-    }
+    if (me == 0 && harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start) < 0)
+        rc = 2;
     for (int x = 1; x < PLAN_NCTX; x++)
         if (p->ctx_used & (1u << x))
             shmem_ctx_destroy(a.ctx[x]);
@@ -564,6 +559,14 @@ extern "C" int harness_worker_main(const harness_opts_t *o, const litmus_test_t 
     shmem_free(a.regs);
     shmem_free(a.scratch);
     shmem_free(a.mem);
+    return rc;
+}
+
+extern "C" int harness_worker_main(const harness_opts_t *o, int n, const plan_t *plans) {
+    int rc = 0;
+    shmem_init();
+    for (int i = 0; i < n; i++)
+        rc |= run_test(o, i, &plans[i]);
     shmem_finalize();
     return rc;
 }
