@@ -5,6 +5,7 @@
 #include "allocator.h"
 #include "internal.h"
 
+size_t shmemi_heap_max_align;
 static shmemi_allocator_t *allocator;
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -29,6 +30,8 @@ static int heap_offset(const void *ptr, size_t *offset_p) {
 
 void *shmemi_heap_alloc(size_t size, size_t align) {
     size_t offset;
+    if (align > shmemi_heap_max_align)
+        return NULL;
     pthread_mutex_lock(&heap_lock);
     shmemi_status_t status = shmemi_allocator_alloc(allocator, size, align, &offset);
     pthread_mutex_unlock(&heap_lock);

@@ -23,6 +23,7 @@ static pid_t pe_pid; /* the PE; a process it forks is not a PE */
 
 /* What every PE tells the others about its segments. */
 typedef struct {
+    uint64_t heap_base_align; /* the largest power of two that divides the heap's address */
     uint64_t n_segments;
     uint64_t size[SHMEMI_MAX_SEGMENTS];
     unsigned char blob[SHMEMI_MAX_SEGMENTS][SHMEMI_SEGMENT_BLOB_SIZE];
@@ -106,6 +107,7 @@ static void setup_segments(const char *call, size_t heap_size) {
     shmemi_state.segments[0].local_base = heap_base;
     shmemi_state.segments[0].size = heap_size;
     mine->size[0] = heap_size;
+    mine->heap_base_align = (uint64_t)1 << __builtin_ctzll((uint64_t)(uintptr_t)heap_base);
 
     data_ranges_t ranges = {0};
     dl_iterate_phdr(find_data_ranges, &ranges);
@@ -136,6 +138,13 @@ static void setup_segments(const char *call, size_t heap_size) {
                          (unsigned long long)all[pe].n_segments, (unsigned long long)mine->size[0],
                          (unsigned long long)mine->n_segments);
 
+    /* Alignments up to the least aligned base are symmetric: the same offset, aligned addresses
+     * on every PE. */
+    uint64_t align = mine->heap_base_align;
+    for (int pe = 0; pe < n; pe++)
+        if (all[pe].heap_base_align < align)
+            align = all[pe].heap_base_align;
+    shmemi_heap_max_align = (size_t)align;
     shmemi_state.n_segments = (int)mine->n_segments;
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];

@@ -4,6 +4,9 @@
 
 #include "shmemi.h"
 
+/* The largest alignment shmemi_heap_alloc can give on every PE. */
+extern size_t shmemi_heap_max_align;
+
 shmemi_status_t shmemi_heap_setup(size_t size);
 void shmemi_heap_teardown(void);
 void shmemi_modules_init(void);

@@ -187,7 +187,8 @@ shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p);
 /* Deterministic allocator over segment 0. Collective callers get the same offsets everywhere.
  * Local only: no barrier, no check that the other PEs agree (src/host/memory.c adds both).
  * align is a power of two (0 means the default, 64 bytes). Returns NULL when the heap has no
- * room or size is 0. Thread-safe. */
+ * room, size is 0, or align exceeds the alignment of the heap's base on some PE (1 GiB or the
+ * heap's size rounded up to a power of two, on shm). Thread-safe. */
 void *shmemi_heap_alloc(size_t size, size_t align);
 void shmemi_heap_free(void *ptr);
 /* Grow or shrink the block at ptr in place; SHMEMI_ERR_NOMEM when it cannot. */

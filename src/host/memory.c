@@ -49,7 +49,9 @@ static int agree(const char *call, agreement_t mine) {
     }
     if (all != stack)
         free(all);
-    if (!all_ok && first_failed == shmemi_state.my_pe)
+    if (!all_ok && first_failed == shmemi_state.my_pe && mine.size == UINT64_MAX)
+        shmemi_warn(call, "count * size overflows; returning NULL on every PE");
+    else if (!all_ok && first_failed == shmemi_state.my_pe)
         shmemi_warn(call,
                     "cannot allocate %llu bytes (alignment %llu) in the symmetric heap of %zu "
                     "bytes; returning NULL on every PE (SHMEM_SYMMETRIC_SIZE sets the heap size)",

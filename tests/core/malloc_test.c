@@ -85,6 +85,15 @@ int main(void) {
     CHECK(shmem_realloc(again, (size_t)1 << 40) == NULL);
     memset(again, 1, 1 << 20); /* the old block is intact and usable */
 
+    /* Alignments beyond a page hold on every PE (the same offset everywhere); one beyond the
+     * heap's own alignment cannot be given. */
+    for (size_t align = 4096; align <= ((size_t)1 << 24); align <<= 1) {
+        void *big = shmem_align(align, 100);
+        CHECK(big != NULL && (uintptr_t)big % align == 0);
+        shmem_free(big);
+    }
+    CHECK(shmem_align((size_t)1 << 40, 100) == NULL);
+
     /* size 0, hints and the deprecated names. */
     CHECK(shmem_malloc(0) == NULL);
     void *hinted = shmem_malloc_with_hints(100, SHMEM_MALLOC_ATOMICS_REMOTE);

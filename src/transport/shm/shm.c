@@ -69,6 +69,31 @@ static int memfd_sized(const char *name, size_t size) {
     return fd;
 }
 
+/* The heap's base is aligned to a power of two at least its size (up to 1 GiB), so that an
+ * alignment the allocator gives an offset is also the alignment of the address on every PE.
+ * Sparse: pages cost memory only when touched. */
+static void *map_aligned(int fd, size_t size) {
+    size_t align = (size_t)1 << 30;
+    while (align / 2 >= size && align > 4096)
+        align /= 2;
+    char *reserved =
+        mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reserved == MAP_FAILED)
+        return NULL;
+    char *base = (char *)(((uintptr_t)reserved + align - 1) & ~(uintptr_t)(align - 1));
+    if (mmap(base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, fd, 0) !=
+        base) {
+        munmap(reserved, size + align);
+        return NULL;
+    }
+    if (base > reserved)
+        munmap(reserved, (size_t)(base - reserved));
+    size_t tail = (size_t)(reserved + size + align - (base + size));
+    if (tail)
+        munmap(base + size, tail);
+    return base;
+}
+
 static shmemi_status_t shm_segment_create(size_t size, void **base_p,
                                           unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]) {
     shm_segment_t *slot = own_slot(NULL);
@@ -77,9 +102,8 @@ static shmemi_status_t shm_segment_create(size_t size, void **base_p,
     int fd = memfd_sized("libshmem-heap", size);
     if (fd < 0)
         return SHMEMI_ERR_NOMEM;
-    /* Sparse: pages cost memory only when touched. */
-    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-    if (base == MAP_FAILED) {
+    void *base = map_aligned(fd, size);
+    if (!base) {
         close(fd);
         return SHMEMI_ERR_NOMEM;
     }
