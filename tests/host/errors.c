@@ -27,6 +27,11 @@ int main(int argc, char **argv) {
             shmem_ctx_putmem(SHMEM_CTX_INVALID, sym, src, 8, peer);
         } else if (strcmp(c, "ctx_default_destroy") == 0) {
             shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+        } else if (strcmp(c, "ctx_destroy_twice") == 0) {
+            shmem_ctx_t ctx;
+            CHECK(shmem_ctx_create(SHMEMX_CTX_BYPASS, &ctx) == 0, "ctx_create");
+            shmem_ctx_destroy(ctx);
+            shmem_ctx_destroy(ctx);
         } else if (strcmp(c, "ctx_options") == 0) {
             shmem_ctx_t ctx;
             shmem_ctx_create(1L << 40, &ctx);

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Draws the GPU benchmarks' charts (PNG) from a bench/gpu/run-h200x2 result file.
+
+Usage: bench/plot_gpu.py [RESULT.json ...] [--outdir DIR]
+Without files it takes the newest bench/results/*-h200x2.json. For each file F.json it writes
+F-bandwidth.png (put/get/p bandwidth vs size: libshmem solid, NVSHMEM dashed, the copy engine and
+NVLink's 478 GB/s per direction as ceilings), F-latency.png (latencies vs size, same styles) and
+F-allreduce.png (all-reduce time vs size: default and BYPASS contexts, NVSHMEM, NCCL). Needs
+matplotlib (Debian: apt-get install python3-matplotlib).
+"""
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SYSTEM_PYTHON = "/usr/bin/python3"
+STYLE = {"libshmem": "-", "nvshmem": "--", "nccl": ":"}
+
+
+def load_matplotlib():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        return plt
+    except ImportError:
+        pass
+    if (os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) !=
+            os.path.realpath(SYSTEM_PYTHON) and not os.environ.get("BENCH_PLOT_REEXEC")):
+        os.environ["BENCH_PLOT_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    return None
+
+
+def series(rows, pred):
+    """{(bench, variant, ctx, blocks, bidir): {lib: [(size, median, min, max)]}}."""
+    out = {}
+    for r in rows:
+        if not pred(r):
+            continue
+        k = (r["bench"], r.get("variant", ""), r.get("ctx", ""), r.get("blocks", 0),
+             r.get("bidir", False))
+        out.setdefault(k, {}).setdefault(r["lib"], []).append(
+            (r["size"], r["median"], r["min"], r["max"]))
+    for libs in out.values():
+        for pts in libs.values():
+            pts.sort()
+    return out
+
+
+def label(k, lib):
+    bench, variant, ctx, blocks, bidir = k
+    parts = [lib, bench, variant]
+    if ctx not in ("default", "-", ""):
+        parts.append(ctx)
+    if blocks and bench.endswith("_bw"):
+        parts.append(f"{blocks} blk")
+    if bidir:
+        parts.append("bidir")
+    return " ".join(parts)
+
+
+def draw(ax, data, colors):
+    for i, (k, libs) in enumerate(sorted(data.items())):
+        color = colors[i % len(colors)]
+        for lib, pts in sorted(libs.items()):
+            xs = [p[0] for p in pts]
+            ax.plot(xs, [p[1] for p in pts], STYLE.get(lib, "-."), color=color, marker=".",
+                    label=label(k, lib))
+            ax.fill_between(xs, [p[2] for p in pts], [p[3] for p in pts], color=color, alpha=0.12)
+    ax.set_xscale("log", base=2)
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def plot(path, outdir, plt):
+    with open(path) as f:
+        doc = json.load(f)
+    rows = doc["rows"]
+    base = os.path.join(outdir or os.path.dirname(path),
+                        os.path.splitext(os.path.basename(path))[0])
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    written = []
+
+    bw = series(rows, lambda r: r["unit"] == "GB/s" and r["lib"] in ("libshmem", "nvshmem") and
+                r["bench"] in ("put_bw", "get_bw", "p_bw"))
+    if bw:
+        fig, ax = plt.subplots(figsize=(11, 7))
+        draw(ax, bw, colors)
+        ce = sorted((r["size"], r["median"]) for r in rows if r["lib"] == "copy-engine")
+        if ce:
+            ax.plot([c[0] for c in ce], [c[1] for c in ce], "-", color="black", linewidth=2,
+                    label="copy engine (cudaMemcpyPeerAsync)")
+        nvl = doc.get("ceilings", {}).get("nvlink_GBps_per_direction")
+        if nvl:
+            ax.axhline(nvl, color="gray", linestyle="-.", label=f"NVLink {nvl:g} GB/s per direction")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel("GB/s (1e9 B/s)")
+        ax.set_title("GPU bandwidth, 2 x H200 over NVLink: libshmem (solid) vs NVSHMEM (dashed)")
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        fig.savefig(base + "-bandwidth.png", dpi=90)
+        plt.close(fig)
+        written.append(base + "-bandwidth.png")
+
+    lat = series(rows, lambda r: r["unit"] == "us" and r["lib"] in ("libshmem", "nvshmem") and
+                 r["bench"] in ("p_latency", "put_latency", "put_signal_ping_pong_latency",
+                                "p_ping_pong_latency") and r["size"] > 0)
+    if lat:
+        fig, ax = plt.subplots(figsize=(11, 7))
+        draw(ax, lat, colors)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel("microseconds (one-way per iteration; ping-pong: half round trip)")
+        ax.set_title("GPU latency, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)")
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        fig.savefig(base + "-latency.png", dpi=90)
+        plt.close(fig)
+        written.append(base + "-latency.png")
+
+    ar = series(rows, lambda r: r["bench"] == "allreduce")
+    if ar:
+        fig, ax = plt.subplots(figsize=(11, 7))
+        draw(ax, ar, colors)
+        ax.set_yscale("log")
+        ax.set_xlabel("bytes per PE (float32)")
+        ax.set_ylabel("microseconds per all-reduce")
+        ax.set_title("All-reduce on put-with-signal, 2 x H200: libshmem default / BYPASS (solid), "
+                     "NVSHMEM (dashed), NCCL (dotted)")
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        fig.savefig(base + "-allreduce.png", dpi=90)
+        plt.close(fig)
+        written.append(base + "-allreduce.png")
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--outdir", default="")
+    args = ap.parse_args()
+    files = args.files
+    if not files:
+        found = sorted(glob.glob(os.path.join(HERE, "results", "*-h200x2.json")))
+        if not found:
+            print("no bench/results/*-h200x2.json", file=sys.stderr)
+            return 1
+        files = [found[-1]]
+    plt = load_matplotlib()
+    if plt is None:
+        print("matplotlib is missing (apt-get install python3-matplotlib)", file=sys.stderr)
+        return 1
+    for f in files:
+        for w in plot(f, args.outdir, plt):
+            print("wrote", w)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
