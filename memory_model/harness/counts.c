@@ -1,5 +1,8 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -16,8 +19,10 @@ void harness_counts_add(harness_counts_t *c, const int64_t *row, int64_t count) 
         int64_t *counts = rows ? realloc(c->counts, (size_t)cap * sizeof *counts) : NULL;
         if (rows)
             c->rows = rows;
-        if (!counts)
-            abort();
+        if (!counts) {
+            fprintf(stderr, "shmem-litmus run: out of memory counting states\n");
+            exit(2);
+        }
         c->counts = counts;
         c->cap = cap;
     }
@@ -30,4 +35,50 @@ void harness_counts_free(harness_counts_t *c) {
     free(c->counts);
     c->rows = c->counts = NULL;
     c->n = c->cap = 0;
+}
+
+double harness_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void stop_path(const harness_opts_t *o, int test, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s.%d.stop", o->out, test);
+}
+
+int harness_stop_decide(const harness_opts_t *o, int test, long done, double elapsed) {
+    if (done < o->iterations && (o->max_seconds <= 0 || elapsed < o->max_seconds))
+        return 0;
+    char path[4096];
+    stop_path(o, test, path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (f)
+        fclose(f);
+    return 1;
+}
+
+int harness_stop_seen(const harness_opts_t *o, int test) {
+    char path[4096];
+    stop_path(o, test, path, sizeof path);
+    return access(path, F_OK) == 0;
+}
+
+int harness_write_counts(const harness_opts_t *o, int test, const plan_t *p,
+                         const harness_counts_t *h, long rounds, double seconds) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%d", o->out, test);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "rounds %ld seconds %.3f cols %d\n", rounds, seconds, p->ncols);
+    for (int i = 0; i < h->n; i++) {
+        fprintf(f, "%lld", (long long)h->counts[i]);
+        for (int col = 0; col < p->ncols; col++)
+            fprintf(f, " %lld", (long long)h->rows[(size_t)i * (size_t)p->ncols + (size_t)col]);
+        fputc('\n', f);
+    }
+    return fclose(f);
 }

@@ -283,23 +283,6 @@ static void collect(cpu_t *c, harness_counts_t *counts) {
     }
 }
 
-static int write_counts(const harness_opts_t *o, const plan_t *p, const harness_counts_t *h,
-                        long rounds) {
-    FILE *f = fopen(o->out, "w");
-    if (!f) {
-        perror(o->out);
-        return -1;
-    }
-    fprintf(f, "rounds %ld cols %d\n", rounds, p->ncols);
-    for (int i = 0; i < h->n; i++) {
-        fprintf(f, "%lld", (long long)h->counts[i]);
-        for (int col = 0; col < p->ncols; col++)
-            fprintf(f, " %lld", (long long)h->rows[(size_t)i * (size_t)p->ncols + (size_t)col]);
-        fputc('\n', f);
-    }
-    return fclose(f);
-}
-
 static void *alloc(size_t longs) {
     void *a = shmem_calloc(longs, sizeof(long));
     if (!a) {
@@ -310,11 +293,10 @@ static void *alloc(size_t longs) {
     return a;
 }
 
-int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p) {
+static int run_test(const harness_opts_t *o, int test, const plan_t *p, int provided) {
     static const long ctx_options[PLAN_NCTX] = {
         0, 0, 0, SHMEM_CTX_NOSTORE, SHMEMX_CTX_BYPASS, SHMEMX_CTX_BYPASS};
-    int provided;
-    shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+    const litmus_test_t *t = p->test;
     cpu_t c = {.p = p,
                .t = t,
                .me = shmem_my_pe(),
@@ -363,11 +345,13 @@ int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan
     pthread_t stress[64];
     int nstress = o->stress < 64 ? o->stress : 64;
     long done = 0, round = 0;
-    for (; done < o->iterations; round++) {
+    double start = harness_now();
+    for (;; round++) {
         uint64_t rs = o->seed * 0x100000001b3ull + (uint64_t)round;
         harness_shuffle(c.perm, c.npes, &rs);
         harness_shuffle(c.slot, (int)K, &rs);
         c.kr = o->iterations - done < (long)K ? (int)(o->iterations - done) : (int)K;
+        c.kr = c.kr > 0 ? c.kr : 1;
         c.stress_seed = rs ^ (uint64_t)c.me;
         for (size_t s = 0; s < K; s++)
             for (int l = 0; l < c.nlocs; l++)
@@ -396,12 +380,17 @@ int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan
         for (int i = 0; i < nstress; i++)
             pthread_join(stress[i], NULL);
         shmem_barrier_all();
-        if (c.me == 0)
-            collect(&c, &counts);
-        shmem_barrier_all();
         done += c.kr;
+        if (c.me == 0) {
+            collect(&c, &counts);
+            harness_stop_decide(o, test, done, harness_now() - start);
+        }
+        shmem_barrier_all();
+        if (harness_stop_seen(o, test))
+            break;
     }
-    int rc = c.me == 0 ? write_counts(o, p, &counts, round) : 0;
+    int rc =
+        c.me == 0 ? harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start) : 0;
     for (int x = 1; x < PLAN_NCTX; x++)
         if (p->ctx_used & (1u << x))
             shmem_ctx_destroy(c.ctx[x]);
@@ -413,6 +402,14 @@ int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan
     shmem_free(c.regs);
     shmem_free(c.scratch);
     shmem_free(c.mem);
-    shmem_finalize();
     return rc < 0 ? 2 : 0;
+}
+
+int harness_worker_main(const harness_opts_t *o, int n, const plan_t *plans) {
+    int provided, rc = 0;
+    shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+    for (int i = 0; i < n; i++)
+        rc |= run_test(o, i, &plans[i], provided);
+    shmem_finalize();
+    return rc;
 }

@@ -10,11 +10,12 @@
 #include "plan.h"
 
 typedef struct harness_opts {
-    long iterations; /* instances of the test to run in all */
-    int instances;   /* instances per round (one synchronization of all PEs) */
-    int stress;      /* stress threads per PE */
-    uint64_t seed;   /* placement and slot permutations derive from it */
-    const char *out; /* where PE 0 writes the counted states */
+    long iterations;    /* instances of the test to run in all */
+    int instances;      /* instances per round (one synchronization of all PEs) */
+    int stress;         /* stress threads per PE */
+    uint64_t seed;      /* placement and slot permutations derive from it */
+    double max_seconds; /* per test: start no round after this long (0: no limit) */
+    const char *out;    /* PE 0 writes test i's counted states to OUT.i */
 } harness_opts_t;
 
 /* Distinct rows of recorded values (plan order) and how often each was seen. */
@@ -29,8 +30,19 @@ typedef struct harness_counts {
 void harness_counts_add(harness_counts_t *c, const int64_t *row, int64_t count);
 void harness_counts_free(harness_counts_t *c);
 
-/* The interpreter on the cpu platform, one call per PE (started by shmemrun). */
-int harness_cpu_main(const harness_opts_t *o, const litmus_test_t *t, const plan_t *p);
+/* The interpreter of one PE (started by shmemrun): cpu.c on the cpu, cuda/worker.cu on CUDA.
+ * Runs plans[0..n) one after another; every test has the job's number of PEs. */
+int harness_worker_main(const harness_opts_t *o, int n, const plan_t *plans);
+
+/* The round loop's common parts. harness_stop_decide: PE 0, after a round, decides whether test
+ * i has run long enough (done >= iterations, or elapsed >= max_seconds) and tells the other PEs
+ * through a file next to OUT.i (the PEs share one node); harness_stop_seen: every PE, after the
+ * barrier that follows. harness_write_counts: PE 0 writes OUT.i. */
+int harness_stop_decide(const harness_opts_t *o, int test, long done, double elapsed);
+int harness_stop_seen(const harness_opts_t *o, int test);
+int harness_write_counts(const harness_opts_t *o, int test, const plan_t *p,
+                         const harness_counts_t *h, long rounds, double seconds);
+double harness_now(void);
 
 /* A small deterministic generator, so that every PE derives the same round layout. */
 static inline uint64_t harness_rand(uint64_t *s) {

@@ -38,7 +38,8 @@ static void usage(FILE *out) {
           "  --instances K            instances per round, each on its own lines (default 500)\n"
           "  --stress S               stress threads per PE (default 1)\n"
           "  --seed X                 seed of the placement permutations (default: the time)\n"
-          "  --timeout SEC            stop a test that runs longer (default 0: no limit)\n"
+          "  --max-seconds SEC        run each test at most this long (default 0: no limit)\n"
+          "  --timeout SEC            stop a job of tests that runs longer (default 0: none)\n"
           "  --bell FILE, --cat FILE  the model (default ../shmem.bell, ../shmem.cat)\n"
           "  --json FILE              also write the results as JSON\n"
           "  --note TEXT              a note for the JSON file (machine, commit)\n"
@@ -79,17 +80,38 @@ static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_
 }
 
 static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher, int npes,
-                   const char *out, const char *test) {
-    char np[16], it[32], inst[16], st[16], seed[32];
+                   const char *out, int ntests, char **tests) {
+    char np[16], it[32], inst[16], st[16], seed[32], secs[32];
     snprintf(np, sizeof np, "%d", npes);
     snprintf(it, sizeof it, "%ld", cfg->h.iterations);
     snprintf(inst, sizeof inst, "%d", cfg->h.instances);
     snprintf(st, sizeof st, "%d", cfg->h.stress);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)cfg->h.seed);
-    char *argv[] = {
-        (char *)launcher, "-n",           np,           (char *)self,  "run", "--worker", "--out",
-        (char *)out,      "--iterations", it,           "--instances", inst,  "--stress", st,
-        "--seed",         seed,           (char *)test, NULL};
+    snprintf(secs, sizeof secs, "%g", cfg->h.max_seconds);
+    char *fixed[] = {(char *)launcher,
+                     "-n",
+                     np,
+                     (char *)self,
+                     "run",
+                     "--worker",
+                     "--out",
+                     (char *)out,
+                     "--iterations",
+                     it,
+                     "--instances",
+                     inst,
+                     "--stress",
+                     st,
+                     "--seed",
+                     seed,
+                     "--max-seconds",
+                     secs};
+    int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
+    char **argv = calloc((size_t)(nfixed + ntests + 1), sizeof *argv);
+    if (!argv)
+        return -1;
+    memcpy(argv, fixed, sizeof fixed);
+    memcpy(argv + nfixed, tests, (size_t)ntests * sizeof *tests);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -99,6 +121,7 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
         fprintf(stderr, "shmem-litmus run: cannot start %s: %s\n", launcher, strerror(errno));
         _exit(127);
     }
+    free(argv);
     struct timespec t0, now, tick = {0, 10 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
@@ -110,7 +133,7 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
             return -1;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (cfg->timeout > 0 && now.tv_sec - t0.tv_sec >= cfg->timeout) {
-            fprintf(stderr, "shmem-litmus run: %s ran longer than %d s; stopping it\n", test,
+            fprintf(stderr, "shmem-litmus run: the job of %d-PE tests ran longer than %d s\n", npes,
                     cfg->timeout);
             kill(pid, SIGTERM);
             waitpid(pid, &status, 0);
@@ -120,10 +143,12 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
     }
 }
 
-static int read_counts(const char *path, const plan_t *p, harness_counts_t *h, long *rounds) {
+static int read_counts(const char *path, const plan_t *p, harness_counts_t *h, long *rounds,
+                       double *secs) {
     FILE *f = fopen(path, "r");
     int ncols = -1;
-    if (!f || fscanf(f, "rounds %ld cols %d", rounds, &ncols) != 2 || ncols != p->ncols) {
+    if (!f || fscanf(f, "rounds %ld seconds %lf cols %d", rounds, secs, &ncols) != 3 ||
+        ncols != p->ncols) {
         if (f)
             fclose(f);
         return -1;
@@ -349,6 +374,8 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
             cfg->h.stress = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--seed") == 0)
             cfg->h.seed = strtoull(v, &end, 10);
+        else if (strcmp(a, "--max-seconds") == 0)
+            cfg->h.max_seconds = strtod(v, &end);
         else if (strcmp(a, "--timeout") == 0)
             cfg->timeout = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--bell") == 0)
@@ -369,7 +396,7 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
             return -1;
         }
         if (end && (*end || cfg->h.iterations < 1 || cfg->h.instances < 1 || cfg->h.stress < 0 ||
-                    cfg->timeout < 0)) {
+                    cfg->timeout < 0 || cfg->h.max_seconds < 0)) {
             fprintf(stderr, "shmem-litmus run: bad value '%s' for %s\n", v, a);
             return -1;
         }
@@ -379,17 +406,20 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
     return -1;
 }
 
-static int worker_main(const run_cfg_t *cfg, const char *path) {
+static int worker_main(const run_cfg_t *cfg, int ntests, char **paths) {
     litmus_error_t err;
-    litmus_test_t *t = malloc(sizeof *t);
-    plan_t *p = malloc(sizeof *p);
-    int rc = 2;
-    if (!t || !p || !cfg->h.out)
+    litmus_test_t *t = calloc((size_t)ntests, sizeof *t);
+    plan_t *p = calloc((size_t)ntests, sizeof *p);
+    int rc = t && p && cfg->h.out ? 0 : 2;
+    if (rc)
         fprintf(stderr, "shmem-litmus run --worker: out of memory or no --out\n");
-    else if (litmus_parse_file(path, t, &err) < 0 || plan_build(t, p, &err) < 0)
-        check_print_error(&err);
-    else
-        rc = harness_cpu_main(&cfg->h, t, p);
+    for (int i = 0; rc == 0 && i < ntests; i++)
+        if (litmus_parse_file(paths[i], &t[i], &err) < 0 || plan_build(&t[i], &p[i], &err) < 0) {
+            check_print_error(&err);
+            rc = 2;
+        }
+    if (rc == 0)
+        rc = harness_worker_main(&cfg->h, ntests, p);
     free(p);
     free(t);
     return rc;
@@ -403,40 +433,81 @@ int litmus_run_main(int argc, char **argv) {
     if (parse_opts(argc, argv, &cfg, &first) < 0)
         return 2;
     if (cfg.worker)
-        return worker_main(&cfg, argv[first]);
+        return worker_main(&cfg, argc - first, argv + first);
     if (strcmp(cfg.platform, "cpu") && strcmp(cfg.platform, "cuda") &&
         strcmp(cfg.platform, "hip")) {
         fprintf(stderr, "shmem-litmus run: unknown platform '%s'\n", cfg.platform);
         return 2;
     }
-    char self[PATH_MAX], launcher[PATH_MAX], bell[PATH_MAX], cat[PATH_MAX],
-        out[] = "/tmp/"
-                "shmem-litmus-"
-                "XXXXXX";
+    char self[PATH_MAX], launcher[PATH_MAX], bell[PATH_MAX], cat[PATH_MAX], out[PATH_MAX];
+    char dir[] = "/tmp/shmem-litmus-XXXXXX";
     if (find_programs(&cfg, self, launcher, sizeof self) < 0)
         return 2;
     check_default_model(argv[first], bell, cat, sizeof bell);
-    int fd = mkstemp(out);
-    if (fd < 0) {
-        perror("shmem-litmus run: mkstemp");
+    if (!mkdtemp(dir)) {
+        perror("shmem-litmus run: mkdtemp");
         return 2;
     }
-    close(fd);
     cfg.h.out = out;
+    int ntests = argc - first;
     litmus_error_t err;
     cat_model_t *m = malloc(sizeof *m);
-    litmus_test_t *t = malloc(sizeof *t);
-    plan_t *p = malloc(sizeof *p);
+    litmus_test_t *t = calloc((size_t)ntests, sizeof *t);
+    plan_t *p = calloc((size_t)ntests, sizeof *p);
+    exec_outcome_t *o = calloc((size_t)ntests, sizeof *o);
+    harness_counts_t *h = calloc((size_t)ntests, sizeof *h);
+    long *rounds = calloc((size_t)ntests, sizeof *rounds);
+    double *secs = calloc((size_t)ntests, sizeof *secs);
+    int *ran = calloc((size_t)ntests, sizeof *ran);
+    char **group = calloc((size_t)ntests, sizeof *group);
+    int *member = calloc((size_t)ntests, sizeof *member);
     report_t rep = {0};
-    int status = 0;
-    if (!m || !t || !p) {
+    int status = 0, nparsed = 0;
+    if (!m || !t || !p || !o || !h || !rounds || !secs || !ran || !group || !member) {
         fprintf(stderr, "shmem-litmus run: out of memory\n");
         status = 2;
     } else if (cat_parse_model(cfg.bell ? cfg.bell : bell, cfg.cat ? cfg.cat : cat, m, &err) < 0) {
         check_print_error(&err);
         status = 2;
     }
-    if (status == 0 && cfg.json && !(rep.json = fopen(cfg.json, "w"))) {
+    for (; status == 0 && nparsed < ntests; nparsed++) {
+        int i = nparsed;
+        if (litmus_parse_file(argv[first + i], &t[i], &err) < 0 ||
+            plan_build(&t[i], &p[i], &err) < 0 || exec_check(m, &t[i], &o[i], &err) < 0) {
+            check_print_error(&err);
+            status = 2;
+        }
+    }
+    /* One job per PE count: the tests with that many PEs run one after another in it. */
+    for (int npes = 1; status == 0 && npes <= 64; npes++) {
+        int n = 0;
+        for (int i = 0; i < ntests; i++)
+            if (p[i].npes == npes) {
+                member[n] = i;
+                group[n++] = argv[first + i];
+            }
+        if (n == 0)
+            continue;
+        snprintf(out, sizeof out, "%s/n%d", dir, npes);
+        int rc = run_job(&cfg, self, launcher, npes, out, n, group);
+        for (int j = 0; j < n; j++) {
+            char path[PATH_MAX + 16];
+            snprintf(path, sizeof path, "%s.%d", out, j);
+            int i = member[j];
+            if (read_counts(path, &p[i], &h[i], &rounds[i], &secs[i]) == 0)
+                ran[i] = 1;
+            else
+                fprintf(stderr, "shmem-litmus run: %s: the run failed (status %d)\n", t[i].name,
+                        rc);
+            unlink(path);
+            snprintf(path, sizeof path, "%s.%d.stop", out, j);
+            unlink(path);
+        }
+        if (rc != 0)
+            status = 2;
+    }
+    rmdir(dir);
+    if (cfg.json && !(rep.json = fopen(cfg.json, "w"))) {
         perror(cfg.json);
         status = 2;
     }
@@ -450,32 +521,10 @@ int litmus_run_main(int argc, char **argv) {
         fprintf(rep.json, ",\n  \"instances\": %d, \"stress\": %d, \"seed\": %llu,\n  \"tests\": [",
                 cfg.h.instances, cfg.h.stress, (unsigned long long)cfg.h.seed);
     }
-    for (int i = first; status != 2 && i < argc; i++) {
-        exec_outcome_t o;
-        if (litmus_parse_file(argv[i], t, &err) < 0 || plan_build(t, p, &err) < 0 ||
-            exec_check(m, t, &o, &err) < 0) {
-            check_print_error(&err);
-            status = 2;
-            break;
-        }
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        int rc = run_job(&cfg, self, launcher, p->npes, out, argv[i]);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        harness_counts_t h = {0};
-        long rounds = 0;
-        if (rc != 0 || read_counts(out, p, &h, &rounds) < 0) {
-            fprintf(stderr, "shmem-litmus run: %s: the run failed (status %d)\n", t->name, rc);
-            status = 2;
-        } else if (report_test(&cfg, &rep, p, &o, &h, rounds,
-                               (double)(t1.tv_sec - t0.tv_sec) +
-                                   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9) &&
-                   status == 0) {
+    for (int i = 0; i < ntests; i++)
+        if (ran[i] && report_test(&cfg, &rep, &p[i], &o[i], &h[i], rounds[i], secs[i]) &&
+            status == 0)
             status = 1;
-        }
-        harness_counts_free(&h);
-        exec_outcome_free(&o);
-    }
     if (rep.json) {
         fprintf(rep.json,
                 "\n  ],\n  \"tests_run\": %d, \"iterations\": %lld, "
@@ -485,9 +534,19 @@ int litmus_run_main(int argc, char **argv) {
     }
     fprintf(stderr, "shmem-litmus run: %d tests, %lld iterations, %d with a forbidden state\n",
             rep.ntests, rep.iterations, rep.forbidden_tests);
-    unlink(out);
+    for (int i = 0; i < nparsed; i++) {
+        harness_counts_free(&h[i]);
+        exec_outcome_free(&o[i]);
+    }
     free(m);
     free(t);
     free(p);
+    free(o);
+    free(h);
+    free(rounds);
+    free(secs);
+    free(ran);
+    free(group);
+    free(member);
     return status;
 }

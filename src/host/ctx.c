@@ -80,6 +80,7 @@ SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
         return;
     if (ctx == SHMEM_CTX_DEFAULT)
         shmemi_fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
+    shmemi_ctx_get(call, ctx);
     shmem_ctx_quiet(ctx);
     pthread_mutex_lock(&ctx_lock);
     if (ctx->magic != SHMEMI_CTX_MAGIC) {

@@ -1,0 +1,582 @@
+/* The interpreter on CUDA GPUs (shmem-litmus-cuda, started by `shmem-litmus run --platform cuda`):
+ * every PE is a process with its GPU, and the test's threads are GPU threads. One kernel launch
+ * runs a round: many instances of the test, each on its own symmetric lines, its threads placed
+ * in randomly drawn blocks, warps and lanes (threads that share a `block` or `warp` in the test
+ * share one on the GPU, others are apart), the threads of an instance meeting at a spin barrier
+ * before their events, and stress warps writing and reading scratch lines of every PE meanwhile.
+ * A checking kernel on PE 0 gathers the registers and final values of every instance; the host
+ * counts them. Each event is one call of the device API (plan.h); plain accesses are weak PTX
+ * loads and stores, which may hit the SM's L1. */
+#include <shmem.h>
+#include <shmemx.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "harness.h"
+}
+
+#define LINE 16 /* longs per 128-byte line */
+#define STRESS_LINES 256
+#define JOB_IDLE -1
+#define JOB_STRESS -2
+#define SPIN_LIMIT_NS 20000000000ull /* a spin barrier that waits 20 s reports an error */
+
+#define CUDA_OK(call)                                                                              \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "shmem-litmus-cuda: %s: %s\n", #call, cudaGetErrorString(e_));         \
+            shmem_global_exit(2);                                                                  \
+        }                                                                                          \
+    } while (0)
+
+__constant__ plan_op_t c_ops[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS];
+__constant__ int c_nops[LITMUS_MAX_THREADS];
+__constant__ int c_loc_home[LITMUS_MAX_LOCS];
+__constant__ long c_init[LITMUS_MAX_LOCS];
+
+struct kargs {
+    long *mem, *scratch, *regs, *ctl, *stress;
+    const int *job, *slot;
+    unsigned long long *done, *error;
+    shmem_ctx_t ctx[PLAN_NCTX];
+    int perm[64];
+    int nthreads, nlocs, nlocal, npes;
+    unsigned ctx_used;
+};
+
+__device__ static long ld_weak(const long *p) {
+    long v;
+    asm volatile("ld.global.s64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ static void st_weak(long *p, long v) {
+    asm volatile("st.global.s64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ static long ld_relaxed_sys(const long *p) {
+    long v;
+    asm volatile("ld.relaxed.sys.global.s64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ static unsigned long long now_ns(void) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ static long *loc_addr(const kargs &a, int s, int loc) {
+    return a.mem + ((size_t)s * (size_t)a.nlocs + (size_t)loc) * LINE;
+}
+
+__device__ static void wait_long(long *x, long v) {
+#if defined(LITMUS_WEAKEN_WAIT)
+    while (ld_relaxed_sys(x) != v)
+        ;
+#else
+    shmem_long_wait_until(x, SHMEM_CMP_EQ, v);
+#endif
+}
+
+__device__ static uint64_t wait_signal(shmem_ctx_t ctx, uint64_t *s, int cmp, uint64_t v) {
+#if defined(LITMUS_WEAKEN_WAIT)
+    (void)ctx;
+    for (;;) {
+        uint64_t x = (uint64_t)ld_relaxed_sys((const long *)s);
+        if (cmp == SHMEM_CMP_EQ ? x == v : x != v)
+            return x;
+    }
+#else
+    if (ctx == SHMEM_CTX_DEFAULT)
+        return shmem_signal_wait_until(s, cmp, v);
+    return shmemx_ctx_signal_wait_until(ctx, s, cmp, v);
+#endif
+}
+
+__device__ static void order(const plan_op_t &op, shmem_ctx_t ctx) {
+#if defined(LITMUS_WEAKEN_FENCE)
+    if (op.kind == PLAN_FENCE)
+        return;
+#endif
+#if defined(LITMUS_WEAKEN_QUIET)
+    if (op.kind == PLAN_QUIET)
+        return;
+#endif
+    if (op.kind == PLAN_FENCE) {
+        if (op.group == PLAN_GROUP_BLOCK)
+            shmemx_ctx_fence_block(ctx);
+        else if (op.group == PLAN_GROUP_WARP)
+            shmemx_ctx_fence_warp(ctx);
+        else
+            shmem_ctx_fence(ctx);
+    } else {
+        if (op.group == PLAN_GROUP_BLOCK)
+            shmemx_ctx_quiet_block(ctx);
+        else if (op.group == PLAN_GROUP_WARP)
+            shmemx_ctx_quiet_warp(ctx);
+        else
+            shmem_ctx_quiet(ctx);
+    }
+}
+
+__device__ static void run_op(const kargs &a, const plan_op_t &op, int th, int s, long *r,
+                              long *nbi) {
+    long *x = op.loc >= 0 ? loc_addr(a, s, op.loc) : NULL;
+    int pe = op.loc >= 0 ? a.perm[c_loc_home[op.loc]] : 0;
+    shmem_ctx_t ctx = a.ctx[op.ctx];
+    long v = (long)op.value;
+    switch (op.kind) {
+    case PLAN_NOP:
+        return;
+    case PLAN_PLAIN_ST:
+        st_weak((long *)shmem_ptr(x, pe), v);
+        return;
+    case PLAN_PLAIN_LD:
+        r[op.reg] = ld_weak((const long *)shmem_ptr(x, pe));
+        return;
+    case PLAN_BYPASS_ST:
+        shmemx_long_st_bypass((long *)shmem_ptr(x, pe), v);
+        return;
+    case PLAN_BYPASS_LD:
+        r[op.reg] = shmemx_long_ld_bypass((const long *)shmem_ptr(x, pe));
+        return;
+    case PLAN_PUT:
+        shmem_ctx_long_p(ctx, x, v, pe);
+        return;
+    case PLAN_GET:
+        r[op.reg] = shmem_ctx_long_g(ctx, x, pe);
+        return;
+    case PLAN_GETNBI:
+        shmem_ctx_long_get_nbi(ctx, &nbi[op.reg], x, 1, pe);
+        return;
+    case PLAN_AMO_SET:
+        if (op.other_type)
+            shmem_ctx_ulong_atomic_set(ctx, (unsigned long *)x, (unsigned long)v, pe);
+        else
+            shmem_ctx_long_atomic_set(ctx, x, v, pe);
+        return;
+    case PLAN_AMO_FETCH:
+        r[op.reg] = op.other_type ? (long)shmem_ctx_ulong_atomic_fetch(ctx, (unsigned long *)x, pe)
+                                  : shmem_ctx_long_atomic_fetch(ctx, x, pe);
+        return;
+    case PLAN_AMO_ADD:
+        r[op.reg] = op.other_type ? (long)shmem_ctx_ulong_atomic_fetch_add(ctx, (unsigned long *)x,
+                                                                           (unsigned long)v, pe)
+                                  : shmem_ctx_long_atomic_fetch_add(ctx, x, v, pe);
+        return;
+    case PLAN_AMO_SWAP:
+        r[op.reg] = op.other_type ? (long)shmem_ctx_ulong_atomic_swap(ctx, (unsigned long *)x,
+                                                                      (unsigned long)v, pe)
+                                  : shmem_ctx_long_atomic_swap(ctx, x, v, pe);
+        return;
+    case PLAN_PUT_SIGNAL: {
+        long data = op.data_loc >= 0 ? (long)op.data : 1;
+        long *dest = op.data_loc >= 0
+                         ? loc_addr(a, s, op.data_loc)
+                         : a.scratch + ((size_t)s * (size_t)a.nthreads + (size_t)th) * LINE;
+        shmem_ctx_long_put_signal(ctx, dest, &data, 1, (uint64_t *)x, (uint64_t)v,
+                                  op.sig_add ? SHMEM_SIGNAL_ADD : SHMEM_SIGNAL_SET, pe);
+        return;
+    }
+    case PLAN_SIGNAL_SET:
+        shmem_ctx_signal_set(ctx, (uint64_t *)x, (uint64_t)v, pe);
+        return;
+    case PLAN_SIGNAL_ADD:
+        shmem_ctx_signal_add(ctx, (uint64_t *)x, (uint64_t)v, pe);
+        return;
+    case PLAN_SIGNAL_FETCH:
+        r[op.reg] = (long)shmem_signal_fetch((const uint64_t *)x);
+        return;
+    case PLAN_WAIT:
+        wait_long(x, (long)op.wait_value);
+        r[op.reg] = (long)op.wait_value;
+        return;
+    case PLAN_SIGNAL_WAIT:
+        r[op.reg] = (long)wait_signal(ctx, (uint64_t *)x, op.wait_eq ? SHMEM_CMP_EQ : SHMEM_CMP_NE,
+                                      (uint64_t)(op.wait_eq ? op.wait_value : c_init[op.loc]));
+        return;
+    case PLAN_FENCE:
+    case PLAN_QUIET:
+        order(op, ctx);
+        return;
+    case PLAN_BARRIER:
+        shmem_barrier_all();
+        return;
+    case PLAN_ACQUIRE:
+        shmemx_acquire(op.scope);
+        return;
+    case PLAN_RELEASE:
+        shmemx_release(op.scope);
+        return;
+    }
+}
+
+__device__ static void stress(const kargs &a, unsigned long long seed) {
+    for (long i = 0;; i++) {
+        if ((i & 63) == 0 && ld_relaxed_sys((const long *)a.done) >= a.nlocal)
+            return;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int pe = (int)((seed >> 33) % (unsigned long long)a.npes);
+        long *line = (long *)shmem_ptr(a.stress, pe) + ((seed >> 40) % STRESS_LINES) * LINE;
+        st_weak(&line[(seed >> 20) % LINE], i);
+        (void)ld_weak(&line[(seed >> 12) % LINE]);
+    }
+}
+
+__global__ void litmus_kernel(kargs a) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    int job = a.job[g];
+    if (job == JOB_STRESS)
+        stress(a, 0x9e3779b97f4a7c15ull * (unsigned long long)(g + 1));
+    if (job < 0)
+        return;
+    int k = job >> 3, th = job & 7, s = a.slot[k];
+    /* The start barrier of instance k lives on PE 0 of the job. */
+    long *start = (long *)shmem_ptr(a.ctl, 0) + (size_t)k * LINE;
+    atomicAdd_system((unsigned long long *)start, 1ull);
+    unsigned long long t0 = now_ns();
+    while (ld_relaxed_sys(start) < a.nthreads)
+        if (now_ns() - t0 > SPIN_LIMIT_NS) {
+            atomicAdd(a.error, 1ull);
+            break;
+        }
+    long r[PLAN_MAX_REGS] = {0}, nbi[PLAN_MAX_REGS] = {0};
+    for (int i = 0; i < c_nops[th]; i++)
+        run_op(a, c_ops[th][i], th, s, r, nbi);
+    for (int i = 0; i < c_nops[th]; i++)
+        if (c_ops[th][i].kind == PLAN_GETNBI) {
+            shmem_ctx_quiet(a.ctx[c_ops[th][i].ctx]);
+            r[c_ops[th][i].reg] = nbi[c_ops[th][i].reg];
+        }
+    long *out = a.regs + ((size_t)k * (size_t)a.nthreads + (size_t)th) * PLAN_MAX_REGS;
+    for (int i = 0; i < PLAN_MAX_REGS; i++)
+        out[i] = r[i];
+    for (int c = 0; c < PLAN_NCTX; c++)
+        if (a.ctx_used & (1u << c))
+            shmem_ctx_quiet(a.ctx[c]);
+    atomicAdd_system(a.done, 1ull);
+}
+
+__global__ void reset_kernel(kargs a, int K) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < K; i += gridDim.x * blockDim.x) {
+        for (int l = 0; l < a.nlocs; l++)
+            a.mem[((size_t)i * (size_t)a.nlocs + (size_t)l) * LINE] = c_init[l];
+        for (int j = 0; j < a.nthreads * PLAN_MAX_REGS; j++)
+            a.regs[(size_t)i * (size_t)a.nthreads * PLAN_MAX_REGS + (size_t)j] = 0;
+        a.ctl[(size_t)i * LINE] = 0;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *a.done = 0;
+}
+
+struct gather_cols {
+    int ncols;
+    int proc[PLAN_MAX_COLS], id[PLAN_MAX_COLS], pe[PLAN_MAX_COLS];
+};
+
+/* The checking pass, on PE 0: one row of recorded values per instance. */
+__global__ void gather_kernel(kargs a, gather_cols c, int kr, long *rows) {
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < kr; k += gridDim.x * blockDim.x)
+        for (int col = 0; col < c.ncols; col++) {
+            const long *w;
+            if (c.proc[col] >= 0)
+                w = a.regs +
+                    ((size_t)k * (size_t)a.nthreads + (size_t)c.proc[col]) * PLAN_MAX_REGS +
+                    c.id[col];
+            else
+                w = loc_addr(a, a.slot[k], c.id[col]);
+            rows[(size_t)k * (size_t)c.ncols + (size_t)col] = shmem_long_g((long *)w, c.pe[col]);
+        }
+}
+
+/* Draws where each thread of each instance runs this round: the test's blocks to distinct GPU
+ * blocks, its warps to distinct warps of them, its threads to free lanes. Returns -1 if the grid
+ * is too full (the caller sizes it at most half full). */
+static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, int dedicated,
+                 int nstress, uint64_t *rs, int *job) {
+    int W = (T + 31) / 32, width = T < 32 ? T : 32;
+    unsigned full = width == 32 ? 0xffffffffu : (1u << width) - 1;
+    unsigned *free_lanes = (unsigned *)malloc((size_t)B * (size_t)W * sizeof(unsigned));
+    if (!free_lanes)
+        return -1;
+    for (int i = 0; i < B * W; i++)
+        free_lanes[i] = full;
+    for (int i = 0; i < B * T; i++)
+        job[i] = JOB_IDLE;
+    int rc = 0;
+    for (int k = 0; k < K && rc == 0; k++) {
+        int block_of[LITMUS_MAX_THREADS], warp_of[LITMUS_MAX_THREADS], need[LITMUS_MAX_THREADS];
+        for (int i = 0; i < LITMUS_MAX_THREADS; i++)
+            block_of[i] = warp_of[i] = -1, need[i] = 0;
+        for (int th = 0; th < p->test->nthreads; th++)
+            need[p->thread_warp[th]] += perm[p->thread_pe[th]] == me;
+        int used_blocks[LITMUS_MAX_THREADS], nused = 0;
+        for (int th = 0; th < p->test->nthreads && rc == 0; th++) {
+            if (perm[p->thread_pe[th]] != me)
+                continue;
+            int tb = p->thread_block[th], tw = p->thread_warp[th];
+            if (block_of[tb] < 0) {
+                int b = -1;
+                for (int tries = 0; tries < 4096 && b < 0; tries++) {
+                    b = (int)(harness_rand(rs) % (uint64_t)B);
+                    for (int u = 0; u < nused; u++)
+                        if (used_blocks[u] == b)
+                            b = -1;
+                    for (int w = 0; dedicated && b >= 0 && w < W; w++)
+                        if (free_lanes[b * W + w] != full)
+                            b = -1;
+                }
+                if (b < 0) {
+                    rc = -1;
+                    break;
+                }
+                block_of[tb] = used_blocks[nused++] = b;
+            }
+            int b = block_of[tb];
+            if (warp_of[tw] < 0) {
+                int w = -1;
+                for (int tries = 0; tries < 4096 && w < 0; tries++) {
+                    w = (int)(harness_rand(rs) % (uint64_t)W);
+                    for (int o = 0; o < LITMUS_MAX_THREADS; o++)
+                        if (o != tw && warp_of[o] == w && block_of[p->thread_block[o]] == b)
+                            w = -1;
+                    if (w >= 0 && __builtin_popcount(free_lanes[b * W + w]) < need[tw])
+                        w = -1;
+                }
+                if (w < 0) {
+                    rc = -1;
+                    break;
+                }
+                warp_of[tw] = w;
+            }
+            unsigned *lanes = &free_lanes[b * W + warp_of[tw]];
+            int lane;
+            do
+                lane = (int)(harness_rand(rs) % (uint64_t)width);
+            while (!(*lanes & (1u << lane)));
+            *lanes &= ~(1u << lane);
+            job[b * T + warp_of[tw] * 32 + lane] = k * 8 + th;
+        }
+        for (int u = 0; dedicated && u < nused; u++)
+            for (int w = 0; w < W; w++)
+                free_lanes[used_blocks[u] * W + w] = 0;
+    }
+    for (int i = 0; i < nstress && rc == 0; i++) {
+        int slot = (int)(harness_rand(rs) % (uint64_t)(B * T));
+        if (job[slot] == JOB_IDLE)
+            job[slot] = JOB_STRESS;
+    }
+    free(free_lanes);
+    return rc;
+}
+
+static void *zalloc(size_t bytes) {
+    void *a = shmem_malloc(bytes);
+    if (!a) {
+        fprintf(stderr, "shmem-litmus-cuda: no room for %zu bytes of symmetric memory\n", bytes);
+        shmem_global_exit(2);
+    }
+    CUDA_OK(cudaMemset(a, 0, bytes));
+    return a;
+}
+
+static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
+    static const long ctx_options[PLAN_NCTX] = {
+        0, 0, 0, SHMEM_CTX_NOSTORE, SHMEMX_CTX_BYPASS, SHMEMX_CTX_BYPASS};
+    const litmus_test_t *t = p->test;
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    if (npes != p->npes || npes > 64) {
+        fprintf(stderr, "shmem-litmus-cuda: %s needs %d PEs\n", t->name, p->npes);
+        shmem_global_exit(2);
+    }
+    int dev, sms;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    /* Placement: the most threads and blocks the test puts on one PE. */
+    int max_local = 1;
+    for (int q = 0; q < p->npes; q++) {
+        int n = 0;
+        for (int th = 0; th < t->nthreads; th++)
+            n += p->thread_pe[th] == q;
+        max_local = n > max_local ? n : max_local;
+    }
+    int T = 256, B = sms, K = o->instances;
+    if (p->has_group_call) {
+        /* A group fence or quiet is a call of the whole GPU block: one instance's block per GPU
+         * block, sized to the test's largest block. */
+        int most = 1;
+        for (int b = 0; b < p->nblocks; b++) {
+            int n = 0;
+            for (int th = 0; th < t->nthreads; th++)
+                n += p->thread_block[th] == b;
+            most = n > most ? n : most;
+        }
+        T = most;
+        if (K > sms * 8)
+            K = sms * 8;
+        B = K * max_local;
+    } else if (K * max_local * 2 > B * T) {
+        K = B * T / (2 * max_local);
+    }
+    long iterations = o->iterations;
+    if (p->has_barrier) {
+        /* barrier_all is called by one thread of each PE at a time: one instance per launch. */
+        K = 1;
+        iterations = iterations < 2000 ? iterations : 2000;
+    }
+    kargs a;
+    memset(&a, 0, sizeof a);
+    a.nthreads = t->nthreads;
+    a.nlocs = t->nlocs;
+    a.npes = npes;
+    a.ctx_used = p->ctx_used;
+    a.mem = (long *)zalloc((size_t)K * (size_t)t->nlocs * LINE * sizeof(long));
+    a.scratch = (long *)zalloc((size_t)K * (size_t)t->nthreads * LINE * sizeof(long));
+    a.regs = (long *)zalloc((size_t)K * (size_t)t->nthreads * PLAN_MAX_REGS * sizeof(long));
+    a.ctl = (long *)zalloc((size_t)K * LINE * sizeof(long));
+    a.stress = (long *)zalloc((size_t)STRESS_LINES * LINE * sizeof(long));
+    int *djob, *dslot;
+    long *drows;
+    int ncols = p->ncols;
+    CUDA_OK(cudaMalloc(&djob, (size_t)B * (size_t)T * sizeof(int)));
+    CUDA_OK(cudaMalloc(&dslot, (size_t)K * sizeof(int)));
+    CUDA_OK(cudaMalloc(&a.done, 2 * sizeof(unsigned long long)));
+    CUDA_OK(cudaMemset(a.done, 0, 2 * sizeof(unsigned long long)));
+    a.error = a.done + 1;
+    CUDA_OK(cudaMalloc(&drows, (size_t)K * (size_t)(ncols ? ncols : 1) * sizeof(long)));
+    a.job = djob;
+    a.slot = dslot;
+    for (int x = 1; x < PLAN_NCTX; x++)
+        if ((p->ctx_used & (1u << x)) && shmem_ctx_create(ctx_options[x], &a.ctx[x]) != 0) {
+            fprintf(stderr, "shmem-litmus-cuda: shmem_ctx_create failed\n");
+            shmem_global_exit(2);
+        }
+    long init[LITMUS_MAX_LOCS];
+    for (int l = 0; l < LITMUS_MAX_LOCS; l++)
+        init[l] = l < t->nlocs ? (long)t->init[l] : 0;
+    CUDA_OK(cudaMemcpyToSymbol(c_ops, p->ops, sizeof p->ops));
+    CUDA_OK(cudaMemcpyToSymbol(c_nops, p->nops, sizeof p->nops));
+    CUDA_OK(cudaMemcpyToSymbol(c_loc_home, p->loc_home, sizeof p->loc_home));
+    CUDA_OK(cudaMemcpyToSymbol(c_init, init, sizeof init));
+    int *job = (int *)malloc((size_t)B * (size_t)T * sizeof(int));
+    int *slot = (int *)malloc((size_t)K * sizeof(int));
+    long *rows = (long *)malloc((size_t)K * (size_t)(ncols ? ncols : 1) * sizeof(long));
+    if (!job || !slot || !rows) {
+        fprintf(stderr, "shmem-litmus-cuda: out of memory\n");
+        shmem_global_exit(2);
+    }
+    int nstress = o->stress * 32 * B;
+    harness_counts_t counts;
+    memset(&counts, 0, sizeof counts);
+    counts.ncols = ncols;
+    int64_t row[PLAN_MAX_COLS];
+    long done = 0, round = 0;
+    double start = harness_now();
+    harness_opts_t limits = *o;
+    limits.iterations = iterations;
+    for (;; round++) {
+        uint64_t rs = o->seed * 0x100000001b3ull + (uint64_t)round;
+        harness_shuffle(a.perm, npes, &rs);
+        harness_shuffle(slot, K, &rs);
+        int kr = iterations - done < (long)K ? (int)(iterations - done) : K;
+        kr = kr > 0 ? kr : 1;
+        a.nlocal = 0;
+        for (int th = 0; th < t->nthreads; th++)
+            a.nlocal += a.perm[p->thread_pe[th]] == me;
+        uint64_t mine = rs ^ (0x51ed270b27ull * (uint64_t)(me + 1));
+        if (place(p, me, a.perm, kr, B, T, p->has_group_call, p->has_group_call ? 0 : nstress,
+                  &mine, job) < 0) {
+            fprintf(stderr, "shmem-litmus-cuda: cannot place %d instances\n", kr);
+            shmem_global_exit(2);
+        }
+        a.nlocal = 0;
+        for (int i = 0; i < B * T; i++)
+            a.nlocal += job[i] >= 0;
+        CUDA_OK(cudaMemcpy(djob, job, (size_t)B * (size_t)T * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(dslot, slot, (size_t)K * sizeof(int), cudaMemcpyHostToDevice));
+        reset_kernel<<<64, 256>>>(a, K);
+        CUDA_OK(cudaDeviceSynchronize());
+        shmem_barrier_all();
+        void *args[] = {&a};
+        int rc =
+            shmemx_collective_launch((const void *)litmus_kernel, dim3(B), dim3(T), args, 0, 0);
+        if (rc != 0) {
+            fprintf(stderr, "shmem-litmus-cuda: launch of %d x %d failed (%d)\n", B, T, rc);
+            shmem_global_exit(2);
+        }
+        CUDA_OK(cudaDeviceSynchronize());
+        unsigned long long err = 0;
+        CUDA_OK(cudaMemcpy(&err, a.error, sizeof err, cudaMemcpyDeviceToHost));
+        if (err) {
+            fprintf(stderr, "shmem-litmus-cuda: %llu threads waited 20 s at a start barrier\n",
+                    err);
+            shmem_global_exit(2);
+        }
+        shmem_barrier_all();
+        if (me == 0 && ncols > 0) {
+            gather_cols gc;
+            gc.ncols = ncols;
+            for (int c = 0; c < ncols; c++) {
+                gc.proc[c] = p->col_proc[c];
+                gc.id[c] = p->col_id[c];
+                gc.pe[c] = p->col_proc[c] >= 0 ? a.perm[p->thread_pe[p->col_proc[c]]]
+                                               : a.perm[p->loc_home[p->col_id[c]]];
+            }
+            gather_kernel<<<64, 256>>>(a, gc, kr, drows);
+            CUDA_OK(cudaDeviceSynchronize());
+            CUDA_OK(cudaMemcpy(rows, drows, (size_t)kr * (size_t)ncols * sizeof(long),
+                               cudaMemcpyDeviceToHost));
+            for (int k = 0; k < kr; k++) {
+                for (int c = 0; c < ncols; c++)
+                    row[c] = rows[(size_t)k * (size_t)ncols + (size_t)c];
+                harness_counts_add(&counts, row, 1);
+            }
+        }
+        done += kr;
+        if (me == 0)
+            harness_stop_decide(&limits, test, done, harness_now() - start);
+        shmem_barrier_all();
+        if (harness_stop_seen(o, test))
+            break;
+    }
+    int rc = 0;
+    if (me == 0 && harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start) < 0)
+        rc = 2;
+    for (int x = 1; x < PLAN_NCTX; x++)
+        if (p->ctx_used & (1u << x))
+            shmem_ctx_destroy(a.ctx[x]);
+    harness_counts_free(&counts);
+    free(job);
+    free(slot);
+    free(rows);
+    cudaFree(djob);
+    cudaFree(dslot);
+    cudaFree(drows);
+    cudaFree(a.done);
+    shmem_free(a.stress);
+    shmem_free(a.ctl);
+    shmem_free(a.regs);
+    shmem_free(a.scratch);
+    shmem_free(a.mem);
+    return rc;
+}
+
+extern "C" int harness_worker_main(const harness_opts_t *o, int n, const plan_t *plans) {
+    int rc = 0;
+    shmem_init();
+    for (int i = 0; i < n; i++)
+        rc |= run_test(o, i, &plans[i]);
+    shmem_finalize();
+    return rc;
+}
+
+extern "C" int litmus_run_main(int argc, char **argv);
+
+int main(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "run") != 0) {
+        fprintf(stderr, "usage: %s run --worker ... (started by shmem-litmus run)\n", argv[0]);
+        return 2;
+    }
+    return litmus_run_main(argc - 1, argv + 1);
+}
