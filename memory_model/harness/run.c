@@ -47,15 +47,16 @@ static void usage(FILE *out) {
           out);
 }
 
-/* The program that runs the tests of a platform: this one on the cpu, a sibling on GPUs. */
+/* The program that runs the tests of a platform: this one on the cpu, on GPUs the sibling whose
+ * name adds -PLATFORM (shmem-litmus-cuda, shmem-litmus-weak-fence-cuda). */
 static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_t cap) {
     ssize_t n = readlink("/proc/self/exe", self, cap - 1);
     if (n <= 0)
         return -1;
     self[n] = '\0';
     if (strcmp(cfg->platform, "cpu") != 0) {
-        char *slash = strrchr(self, '/');
-        snprintf(slash + 1, cap - (size_t)(slash + 1 - self), "shmem-litmus-%s", cfg->platform);
+        size_t len = strlen(self);
+        snprintf(self + len, cap - len, "-%s", cfg->platform);
         if (access(self, X_OK) != 0) {
             fprintf(stderr, "shmem-litmus run: %s is not built (configure with SHMEM_GPU=%s)\n",
                     self, cfg->platform);
