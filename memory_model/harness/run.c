@@ -80,6 +80,16 @@ static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_
     return 0;
 }
 
+/* The job in flight: a signal that stops the front end stops it too. */
+static volatile pid_t job_pid;
+
+static void stop_job(int sig) {
+    if (job_pid > 0)
+        kill(job_pid, SIGTERM);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher, int npes,
                    const char *out, int ntests, char **tests) {
     char np[16], it[32], inst[16], st[16], seed[32], secs[32];
@@ -123,13 +133,19 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
         _exit(127);
     }
     free(argv);
+    job_pid = pid;
+    signal(SIGTERM, stop_job);
+    signal(SIGINT, stop_job);
+    signal(SIGHUP, stop_job);
     struct timespec t0, now, tick = {0, 10 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         int status;
         pid_t r = waitpid(pid, &status, cfg->timeout > 0 ? WNOHANG : 0);
-        if (r == pid)
+        if (r == pid) {
+            job_pid = 0;
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
         if (r < 0 && errno != EINTR)
             return -1;
         clock_gettime(CLOCK_MONOTONIC, &now);
