@@ -19,6 +19,16 @@ const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_INFO", "0",
      "1: PE 0 prints the library version, platform, transports, heap size and every variable of "
      "this list at shmem_init (the listing of shmem_info)."},
+    {"SHMEM_BCAST_ALGORITHM", "binomial",
+     "Broadcast algorithm: binomial or linear (docs/collectives.md)."},
+    {"SHMEM_BCAST_CHUNK_SIZE", "64K", "Pipelining chunk of the broadcast tree, in bytes."},
+    {"SHMEM_COLLECT_ALGORITHM", "auto",
+     "collect and fcollect algorithm: auto, linear, ring or recursive_doubling."},
+    {"SHMEM_REDUCE_ALGORITHM", "auto",
+     "Reduction algorithm: auto, linear, recursive_doubling or rabenseifner."},
+    {"SHMEM_REDUCE_LARGE_SIZE", "64K",
+     "With auto: reductions of at least this many bytes use Rabenseifner, smaller ones "
+     "recursive doubling."},
     {"SHMEM_CC", "cc", "C compiler that oshcc runs."},
     {"SHMEM_CXX", "c++", "C++ compiler that oshc++ runs."},
     {SHMEMI_ENV_JOB_SOCKET, "",

@@ -243,6 +243,8 @@ int shmemi_init(const char *call, int requested) {
     shmemi_state.n_pes = n_pes;
 
     shmemi_transport_local = shmemi_heap_transport();
+    shmemi_transport_check(&shmemi_transport_shm_ops);
+    shmemi_transport_check(shmemi_transport_local);
     if (shmemi_transport_shm_ops.init() != SHMEMI_OK)
         shmemi_fatal(call, "transport shm failed to initialize");
     if (shmemi_transport_local != &shmemi_transport_shm_ops &&
