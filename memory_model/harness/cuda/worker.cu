@@ -224,7 +224,7 @@ __device__ static void stress(const kargs &a, unsigned long long seed) {
     }
 }
 
-__global__ void litmus_kernel(kargs a) {
+__global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     int g = blockIdx.x * blockDim.x + threadIdx.x;
     int job = a.job[g];
     if (job == JOB_STRESS)
@@ -417,8 +417,10 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
             most = n > most ? n : most;
         }
         T = most;
-        if (K > sms * 8)
-            K = sms * 8;
+        int per_sm = 0;
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, litmus_kernel, T, 0));
+        if (K > per_sm * sms / (2 * max_local))
+            K = per_sm * sms / (2 * max_local);
         B = K * max_local;
     } else if (K * max_local * 2 > B * T) {
         K = B * T / (2 * max_local);
