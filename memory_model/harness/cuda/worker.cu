@@ -306,9 +306,12 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
         job[i] = JOB_IDLE;
     int rc = 0;
     for (int k = 0; k < K && rc == 0; k++) {
-        int block_of[LITMUS_MAX_THREADS], warp_of[LITMUS_MAX_THREADS], need[LITMUS_MAX_THREADS];
+        /* Indexed by the test's block and warp ids: the GPU block and warp given to each. */
+        int block_of[LITMUS_MAX_THREADS], warp_of[LITMUS_MAX_THREADS],
+            warp_block[LITMUS_MAX_THREADS];
+        int need[LITMUS_MAX_THREADS];
         for (int i = 0; i < LITMUS_MAX_THREADS; i++)
-            block_of[i] = warp_of[i] = -1, need[i] = 0;
+            block_of[i] = warp_of[i] = warp_block[i] = -1, need[i] = 0;
         for (int th = 0; th < p->test->nthreads; th++)
             need[p->thread_warp[th]] += perm[p->thread_pe[th]] == me;
         int used_blocks[LITMUS_MAX_THREADS], nused = 0;
@@ -339,7 +342,7 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
                 for (int tries = 0; tries < 4096 && w < 0; tries++) {
                     w = (int)(harness_rand(rs) % (uint64_t)W);
                     for (int o = 0; o < LITMUS_MAX_THREADS; o++)
-                        if (o != tw && warp_of[o] == w && block_of[p->thread_block[o]] == b)
+                        if (o != tw && warp_of[o] == w && warp_block[o] == b)
                             w = -1;
                     if (w >= 0 && __builtin_popcount(free_lanes[b * W + w]) < need[tw])
                         w = -1;
@@ -349,6 +352,7 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
                     break;
                 }
                 warp_of[tw] = w;
+                warp_block[tw] = b;
             }
             unsigned *lanes = &free_lanes[b * W + warp_of[tw]];
             int lane;
