@@ -496,7 +496,8 @@ int litmus_run_main(int argc, char **argv) {
         }
     }
     /* One job per PE count: the tests with that many PEs run one after another in it. */
-    for (int npes = 1; status == 0 && npes <= 64; npes++) {
+    int ready = status == 0; /* a failed job does not stop the other jobs */
+    for (int npes = 1; ready && npes <= 64; npes++) {
         int n = 0;
         for (int i = 0; i < ntests; i++)
             if (p[i].npes == npes) {

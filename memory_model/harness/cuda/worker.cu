@@ -224,7 +224,7 @@ __device__ static void stress(const kargs &a, unsigned long long seed) {
     }
 }
 
-__global__ void litmus_kernel(kargs a) {
+__global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     int g = blockIdx.x * blockDim.x + threadIdx.x;
     int job = a.job[g];
     if (job == JOB_STRESS)
@@ -407,18 +407,25 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     }
     int T = 256, B = sms, K = o->instances;
     if (p->has_group_call) {
-        /* A group fence or quiet is a call of the whole GPU block: one instance's block per GPU
-         * block, sized to the test's largest block. */
+        /* A group fence or quiet is a call of the whole GPU block or warp: each instance's block
+         * gets a GPU block of its own with one warp per warp of the test's block; the lanes that
+         * hold no thread of the test exit at once. */
         int most = 1;
         for (int b = 0; b < p->nblocks; b++) {
-            int n = 0;
-            for (int th = 0; th < t->nthreads; th++)
-                n += p->thread_block[th] == b;
-            most = n > most ? n : most;
+            int warps = 0;
+            for (int w = 0; w < p->nwarps; w++)
+                for (int th = 0; th < t->nthreads; th++)
+                    if (p->thread_block[th] == b && p->thread_warp[th] == w) {
+                        warps++;
+                        break;
+                    }
+            most = warps > most ? warps : most;
         }
-        T = most;
-        if (K > sms * 8)
-            K = sms * 8;
+        T = 32 * most;
+        int per_sm = 0;
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, litmus_kernel, T, 0));
+        if (K > per_sm * sms / (2 * max_local))
+            K = per_sm * sms / (2 * max_local);
         B = K * max_local;
     } else if (K * max_local * 2 > B * T) {
         K = B * T / (2 * max_local);
