@@ -345,9 +345,12 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
         return -1;
     long long last = (long long)start + ((long long)size - 1) * stride;
     if (size < 1 || start < 0 || start >= parent->size || last < 0 || last >= parent->size ||
-        (stride == 0 && size > 1))
-        shmemi_fatal(call, "start %d, stride %d, size %d do not select PEs of a team of %d", start,
-                     stride, size, parent->size);
+        (stride == 0 && size > 1)) {
+        /* Every member passed the same triplet, so every member fails alike: no hang. */
+        shmemi_debug_log("%s: start %d, stride %d, size %d select no team of a parent of %d PEs",
+                         call, start, stride, size, parent->size);
+        return -1;
+    }
     shmemi_coll_check(call, parent,
                       (int64_t)(((uint64_t)(uint32_t)start << 32) ^
                                 ((uint64_t)(uint32_t)stride << 16) ^ (uint32_t)size),
@@ -380,8 +383,10 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     shmemi_team_state_t *parent = team_lookup(parent_team);
     if (parent == NULL)
         return -1;
-    if (xrange < 1)
-        shmemi_fatal(call, "xrange %d is not positive", xrange);
+    if (xrange < 1) {
+        shmemi_debug_log("%s: xrange %d is not positive", call, xrange);
+        return -1;
+    }
     int n = parent->size, me = parent->my_index;
     if (xrange > n)
         xrange = n;
