@@ -83,4 +83,5 @@ endfunction()
 file(GLOB SHMEM_GPU_LIB_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/device/*.cu
      ${PROJECT_SOURCE_DIR}/src/transport/ipc/*.cu)
 shmem_gpu_sources(shmem ${SHMEM_GPU_LIB_SOURCES})
-target_link_libraries(shmem PUBLIC ${SHMEM_GPU_RUNTIME})
+# Private: C and C++ users of shmem.h need no GPU runtime; CUDA/HIP code links its own.
+target_link_libraries(shmem PRIVATE ${SHMEM_GPU_RUNTIME})

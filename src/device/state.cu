@@ -121,10 +121,11 @@ static void device_finalize(void) {
     memset(&state, 0, sizeof(state));
 }
 
-#if !SHMEMI_DEVICE_PASS
+/* Host data only (as in ipc.cu). */
+#if !defined(__HIP_DEVICE_COMPILE__)
 static const shmemi_module_t device_module = {"device", 50, device_init, device_finalize};
 #endif
-#if !SHMEMI_DEVICE_PASS
+#if !defined(__HIP_DEVICE_COMPILE__)
 __attribute__((constructor)) static void device_register(void) {
     shmemi_module_register(&device_module);
 }

@@ -266,7 +266,7 @@ static shmemi_status_t ipc_quiet(void) {
 }
 
 /* Host data only: HIP would otherwise also place this constant in device memory. */
-#if !SHMEMI_DEVICE_PASS
+#if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .name = "ipc",
     .init = ipc_init,

@@ -32,7 +32,7 @@ SHMEMI_DI void shmemi_api_ibget(const char *call, shmem_ctx_t ctx, T *d, const T
         shmemi_api_get<SHMEMI_GROUP_THREAD>(call, ctx, d + (ptrdiff_t)b * dst,
                                             s + (ptrdiff_t)b * sst, bsize * sizeof(T), pe);
 }
-/* Strided copies of 16-byte elements move two 8-byte words each. */
+/* Strided sized copies: blocks of one element of BITS / 8 bytes. */
 template <typename T>
 SHMEMI_DI void shmemi_api_isized(const char *call, shmem_ctx_t ctx, int is_put, T *d, const T *s,
                                  ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
