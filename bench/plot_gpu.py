@@ -5,8 +5,9 @@ Usage: bench/plot_gpu.py [RESULT.json ...] [--outdir DIR]
 Without files it takes the newest bench/results/*-h200x2.json. For each file F.json it writes
 F-bandwidth.png (put/get/p bandwidth vs size: libshmem solid, NVSHMEM dashed, the copy engine and
 NVLink's 478 GB/s per direction as ceilings), F-latency.png (latencies vs size, same styles) and
-F-allreduce.png (all-reduce time vs size: default and BYPASS contexts, NVSHMEM, NCCL). Needs
-matplotlib (Debian: apt-get install python3-matplotlib).
+F-allreduce.png (all-reduce and all-gather time vs size: default and BYPASS contexts, NVSHMEM,
+NCCL) and F-ep.png (expert-parallel dispatch and combine time vs tokens). Needs matplotlib
+(Debian: apt-get install python3-matplotlib).
 """
 
 import argparse
@@ -123,20 +124,35 @@ def plot(path, outdir, plt):
         plt.close(fig)
         written.append(base + "-latency.png")
 
-    ar = series(rows, lambda r: r["bench"] == "allreduce")
+    ar = series(rows, lambda r: r["bench"] in ("allreduce", "allgather"))
     if ar:
         fig, ax = plt.subplots(figsize=(11, 7))
         draw(ax, ar, colors)
         ax.set_yscale("log")
         ax.set_xlabel("bytes per PE (float32)")
         ax.set_ylabel("microseconds per all-reduce")
-        ax.set_title("All-reduce on put-with-signal, 2 x H200: libshmem default / BYPASS (solid), "
+        ax.set_title("All-reduce and all-gather on put-with-signal, 2 x H200: libshmem (solid), "
                      "NVSHMEM (dashed), NCCL (dotted)")
         ax.legend(fontsize=7, ncol=2)
         fig.tight_layout()
         fig.savefig(base + "-allreduce.png", dpi=90)
         plt.close(fig)
         written.append(base + "-allreduce.png")
+
+    ep = series(rows, lambda r: r["bench"] in ("ep_dispatch", "ep_combine"))
+    if ep:
+        fig, ax = plt.subplots(figsize=(11, 7))
+        draw(ax, ep, colors)
+        ax.set_yscale("log")
+        ax.set_xlabel("tokens per PE (hidden 7168 bf16, top-8 of 64 experts)")
+        ax.set_ylabel("microseconds per kernel")
+        ax.set_title("Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), "
+                     "NVSHMEM (dashed)")
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        fig.savefig(base + "-ep.png", dpi=90)
+        plt.close(fig)
+        written.append(base + "-ep.png")
     return written
 
 

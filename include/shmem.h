@@ -5,6 +5,9 @@
 #define SHMEM_H
 
 #include <shmem/types.h>
+#if SHMEMI_DEVICE_TU
+#include <shmem/device/shmem_device.h> /* the device API, in CUDA/HIP translation units */
+#endif
 #include <shmem/setup.h>
 #include <shmem/memory.h>
 #include <shmem/ctx.h>

@@ -53,7 +53,7 @@ static char secret[SHMEMI_WIRE_SECRET_LEN + 1];
 static int ending;           /* the job is being ended */
 static int job_status;       /* what shmemrun exits with */
 static int exit_caller = -1; /* PE that called shmem_global_exit: not sent SIGTERM */
-static struct timespec kill_deadline;
+static long long kill_deadline_ms;
 
 static void usage(FILE *out) {
     fprintf(out, "usage: shmemrun -n N [--] program [arguments...]\n"
@@ -95,9 +95,7 @@ static void end_job(int status, int except) {
     job_status = status;
     exit_caller = except;
     signal_running(SIGTERM, except);
-    long long deadline = now_ms() + KILL_GRACE_MS;
-    kill_deadline.tv_sec = deadline / 1000;
-    kill_deadline.tv_nsec = (deadline % 1000) * 1000000;
+    kill_deadline_ms = now_ms() + KILL_GRACE_MS;
 }
 
 static void fail_job(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -459,8 +457,7 @@ int main(int argc, char **argv) {
             }
         int timeout = -1;
         if (ending && !killed) {
-            long long left =
-                (long long)kill_deadline.tv_sec * 1000 + kill_deadline.tv_nsec / 1000000 - now_ms();
+            long long left = kill_deadline_ms - now_ms();
             if (left <= 0) {
                 signal_running(SIGKILL, -1);
                 killed = 1;

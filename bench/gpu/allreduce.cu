@@ -1,5 +1,6 @@
-/* An all-reduce (float32 sum, 2 PEs) built on put-with-signal, inside one kernel: the workload
- * that compares the default context, a BYPASS context and NVSHMEM on the same algorithm.
+/* An all-reduce (float32 sum, 2 PEs) and an all-gather built on put-with-signal, inside one
+ * kernel: the workload that compares the default context, a BYPASS context and NVSHMEM on the same
+ * algorithm (-a oneshot, twoshot, allgather or all).
  *   oneshot: every block sends its slice of the whole vector to the peer with putmem_signal_nbi,
  *            waits for the peer's slice and adds it to its own.
  *   twoshot: reduce-scatter then all-gather: each block sends the slice the peer owns, adds the
@@ -13,6 +14,7 @@
 
 #define AR_ONESHOT 0
 #define AR_TWOSHOT 1
+#define AR_ALLGATHER 2
 
 /* Floats [*lo, *hi) of block b of nblocks over the floats [0, m), split in 16-byte units. */
 __device__ __forceinline__ void ar_split(size_t m, int b, int nblocks, size_t *lo, size_t *hi) {
@@ -54,6 +56,17 @@ __global__ void BENCH_BOUNDS allreduce_kernel(const float *x, float *recv, float
                                         epoch, peer);
             ar_wait(ctx, sig1 + b, epoch);
             ar_add(ctx, out, x, rb, lo, hi);
+        } else if (Algo == AR_ALLGATHER) {
+            /* out holds both PEs' vectors: this PE's slice goes to the peer's copy and to its own.
+             */
+            size_t lo, hi;
+            ar_split(n, b, nb, &lo, &hi);
+            float *mine = out + (size_t)me * n;
+            bl_put_signal_nbi<BL_BLOCK>(ctx, mine + lo, x + lo, (hi - lo) * sizeof(float), sig1 + b,
+                                        epoch, peer);
+            for (size_t i = lo + 2 * threadIdx.x; i < hi; i += 2 * blockDim.x)
+                *(float2 *)(mine + i) = *(const float2 *)(x + i);
+            ar_wait(ctx, sig1 + b, epoch);
         } else {
             const size_t half = (n / 2 + 3) & ~(size_t)3;
             const size_t own0 = me == 0 ? 0 : half, oth0 = me == 0 ? half : 0;
@@ -79,6 +92,14 @@ __global__ void ar_fill(float *x, size_t n, uint64_t seed, uint64_t a) {
          i += (size_t)gridDim.x * blockDim.x)
         x[i] = bench_float(seed, a, i);
 }
+__global__ void ag_check(const float *out, size_t n, uint64_t seed, unsigned long long *errors) {
+    unsigned long long e = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < 2 * n;
+         i += (size_t)gridDim.x * blockDim.x)
+        e += out[i] != bench_float(seed, 6000 + i / n, i % n);
+    if (e)
+        atomicAdd(errors, e);
+}
 __global__ void ar_check(const float *out, size_t n, uint64_t seed, unsigned long long *errors) {
     unsigned long long e = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
@@ -95,7 +116,7 @@ static int run_allreduce(const bench_opts &o) {
     size_t maxn = (sizes.back() / sizeof(float) + 3) & ~(size_t)3;
     int maxb = std::min(o.blocks, AR_MAX_BLOCKS);
     float *x = (float *)bl_malloc(maxn * 4), *recv = (float *)bl_malloc(2 * maxn * 4),
-          *out = (float *)bl_malloc(maxn * 4);
+          *out = (float *)bl_malloc(2 * maxn * 4);
     uint64_t *sig = (uint64_t *)bl_malloc(2 * AR_MAX_BLOCKS * sizeof(uint64_t));
     if (!x || !recv || !out || !sig) {
         fprintf(stderr, "allreduce: cannot allocate %zu bytes of symmetric memory\n", 4 * maxn * 4);
@@ -104,7 +125,7 @@ static int run_allreduce(const bench_opts &o) {
     BL_CHECK(cudaMemset(sig, 0, 2 * AR_MAX_BLOCKS * sizeof(uint64_t)));
     uint64_t *sig1 = sig, *sig2 = sig + AR_MAX_BLOCKS;
     uint64_t epoch = 1;
-    const char *algos[] = {"oneshot", "twoshot"};
+    const char *algos[] = {"oneshot", "twoshot", "allgather"};
     std::vector<const char *> ctxs;
     if (o.ctx == "default" || o.ctx == "all")
         ctxs.push_back("default");
@@ -114,7 +135,7 @@ static int run_allreduce(const bench_opts &o) {
         bl_ctx_t ctx = BL_CTX_DEFAULT;
         if (std::string(cname) == "bypass" && bl_ctx_create_bypass(&ctx) != 0)
             continue;
-        for (int algo = 0; algo < 2; algo++) {
+        for (int algo = 0; algo < 3; algo++) {
             if (!o.op.empty() && o.op != "all" && o.op != algos[algo])
                 continue;
             for (size_t size : sizes) {
@@ -122,8 +143,9 @@ static int run_allreduce(const bench_opts &o) {
                 if (n < 2 || n % 2 || (algo == AR_TWOSHOT && size < 1024))
                     continue;
                 int nb = (int)std::max((size_t)1, std::min((size_t)maxb, size / 65536));
-                const void *k = algo == AR_ONESHOT ? (const void *)allreduce_kernel<AR_ONESHOT>
-                                                   : (const void *)allreduce_kernel<AR_TWOSHOT>;
+                const void *k = algo == AR_ONESHOT   ? (const void *)allreduce_kernel<AR_ONESHOT>
+                                : algo == AR_TWOSHOT ? (const void *)allreduce_kernel<AR_TWOSHOT>
+                                                     : (const void *)allreduce_kernel<AR_ALLGATHER>;
                 if (!bench_resident(k, nb, o.threads))
                     continue;
                 auto launch = [&](long iters) {
@@ -133,16 +155,19 @@ static int run_allreduce(const bench_opts &o) {
                     epoch += iters;
                 };
                 ar_fill<<<264, 512>>>(x, n, bench.seed, 6000 + bench.me);
-                bench_poison(out, n * 4);
+                bench_poison(out, 2 * n * 4);
                 bench_poison(recv, 2 * n * 4);
                 BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
                 bl_barrier_host();
                 launch(3);
                 BL_CHECK(cudaDeviceSynchronize());
-                ar_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
+                if (algo == AR_ALLGATHER)
+                    ag_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
+                else
+                    ar_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
                 unsigned long long bad = 0;
                 BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
-                bench_fail_if(bad, "allreduce", size);
+                bench_fail_if(bad, algos[algo], size);
                 long iters = bench_iters_for(o, size);
                 std::vector<double> us;
                 for (int r = 0; r < o.warmup + o.reps; r++) {
@@ -155,7 +180,10 @@ static int run_allreduce(const bench_opts &o) {
                 char extra[128];
                 snprintf(extra, sizeof(extra), ", \"algbw_GBps\": %.4g, \"grid\": %d",
                          size / (med * 1e3), nb);
-                bench_report("allreduce", algos[algo], cname, size, "us", us, iters, o, extra);
+                if (algo == AR_ALLGATHER)
+                    bench_report("allgather", "oneshot", cname, size, "us", us, iters, o, extra);
+                else
+                    bench_report("allreduce", algos[algo], cname, size, "us", us, iters, o, extra);
             }
         }
         bl_ctx_destroy(ctx);
@@ -183,6 +211,6 @@ static bench_opts ar_defaults() {
 }
 
 static bench_register reg("allreduce",
-                          "float32 sum all-reduce on put-with-signal (oneshot, "
-                          "twoshot), in one kernel, us",
+                          "float32 all-reduce (oneshot, twoshot) and all-gather on "
+                          "put-with-signal, in one kernel, us",
                           ar_defaults(), run_allreduce);

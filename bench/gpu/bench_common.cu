@@ -267,6 +267,11 @@ int main(int argc, char **argv) {
     for (size_t c = 0; c < cmds.size() && rc == 0; c++) {
         bl_barrier_host();
         rc = cmds[c].first->run(opts[c]);
+        /* Progress marker for the run script: command c of this job is complete. */
+        if (bench.me == 0) {
+            printf("@@done %zu\n", c);
+            fflush(stdout);
+        }
     }
     bl_barrier_host();
     bl_free(bench.xchg);

@@ -157,6 +157,9 @@ template <int G> __device__ __forceinline__ void bl_quiet(bl_ctx_t) {
 __device__ __forceinline__ void bl_fence(bl_ctx_t) {
     nvshmem_fence();
 }
+__device__ __forceinline__ void bl_signal_add(bl_ctx_t, uint64_t *sig, uint64_t v, int pe) {
+    nvshmemx_signal_op(sig, v, NVSHMEM_SIGNAL_ADD, pe);
+}
 __device__ __forceinline__ void bl_long_p(long *d, long v, int pe) {
     nvshmem_long_p(d, v, pe);
 }
@@ -279,6 +282,9 @@ template <int G> __device__ __forceinline__ void bl_quiet(bl_ctx_t ctx) {
 }
 __device__ __forceinline__ void bl_fence(bl_ctx_t ctx) {
     shmem_ctx_fence(ctx);
+}
+__device__ __forceinline__ void bl_signal_add(bl_ctx_t ctx, uint64_t *sig, uint64_t v, int pe) {
+    shmem_ctx_signal_add(ctx, sig, v, pe);
 }
 __device__ __forceinline__ void bl_long_p(long *d, long v, int pe) {
     shmem_long_p(d, v, pe);

@@ -176,6 +176,37 @@ SHMEMI_TO_ALL_ARITH_TYPES(SHMEMI_DECL_TO_ALL_ARITH)
 
 SHMEMI_EXTERN_C_END
 
+#if defined(__cplusplus) && defined(__GNUC__)
+/* C++ programs that use the GNU complex types of <complex.h> (float _Complex) get overloads of the
+ * complex reductions for them; the layout is that of std::complex. __extension__ keeps -pedantic
+ * quiet about the GNU type. */
+__extension__ typedef float _Complex shmemi_gnu_complexf_t;
+__extension__ typedef double _Complex shmemi_gnu_complexd_t;
+extern "C++" {
+#define SHMEMI_GNU_COMPLEX_REDUCE(N, OP)                                                           \
+    static inline int shmem_##N##_##OP##_reduce(shmem_team_t team, shmemi_gnu_##N##_t *dest,       \
+                                                const shmemi_gnu_##N##_t *source,                  \
+                                                size_t nreduce) {                                  \
+        return shmem_##N##_##OP##_reduce(team, reinterpret_cast<shmemi_##N##_t *>(dest),           \
+                                         reinterpret_cast<const shmemi_##N##_t *>(source),         \
+                                         nreduce);                                                 \
+    }                                                                                              \
+    static inline void shmem_##N##_##OP##_to_all(                                                  \
+        shmemi_gnu_##N##_t *dest, const shmemi_gnu_##N##_t *source, int nreduce, int PE_start,     \
+        int logPE_stride, int PE_size, shmemi_gnu_##N##_t *pWrk, long *pSync) {                    \
+        shmem_##N##_##OP##_to_all(reinterpret_cast<shmemi_##N##_t *>(dest),                        \
+                                  reinterpret_cast<const shmemi_##N##_t *>(source), nreduce,       \
+                                  PE_start, logPE_stride, PE_size,                                 \
+                                  reinterpret_cast<shmemi_##N##_t *>(pWrk), pSync);                \
+    }
+SHMEMI_GNU_COMPLEX_REDUCE(complexf, sum)
+SHMEMI_GNU_COMPLEX_REDUCE(complexf, prod)
+SHMEMI_GNU_COMPLEX_REDUCE(complexd, sum)
+SHMEMI_GNU_COMPLEX_REDUCE(complexd, prod)
+#undef SHMEMI_GNU_COMPLEX_REDUCE
+}
+#endif
+
 /* ---- C11 generic names ---------------------------------------------------------------------- */
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

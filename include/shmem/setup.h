@@ -17,9 +17,10 @@ int shmem_init_thread(int requested, int *provided);
 /* Local, no ordering: *provided receives the thread level granted at initialization. */
 void shmem_query_thread(int *provided);
 
-/* Collective over all PEs; completes and orders every outstanding operation of every context
- * (a barrier_all) before releasing the library's resources. Calling it again, or before
- * shmem_init, has no effect. A program that returns from main without it finalizes at exit. */
+/* Collective over all PEs; completes and orders every outstanding operation of the default
+ * context (a barrier_all; litmus MP+barrier) before releasing the library's resources. Calling it
+ * again, or before shmem_init, has no effect. A program that returns from main without it finalizes
+ * at exit. */
 void shmem_finalize(void);
 
 /* Local, no ordering: the number of this PE, 0 to shmem_n_pes() - 1. */

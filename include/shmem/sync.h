@@ -30,4 +30,19 @@ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 
 SHMEMI_EXTERN_C_END
 
+/* shmem_sync(team) is the C11 and C++ name of shmem_team_sync; shmem_sync with four arguments
+ * stays the deprecated active-set routine. */
+#ifdef __cplusplus
+extern "C++" {
+static inline int shmem_sync(shmem_team_t team) {
+    return shmem_team_sync(team);
+}
+}
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SHMEMI_SYNC_PICK(a1, a2, a3, a4, name, ...) name
+#define shmem_sync(...)                                                                            \
+    SHMEMI_SYNC_PICK(__VA_ARGS__, shmem_sync, shmem_sync, shmem_sync, shmem_team_sync, ~)          \
+    (__VA_ARGS__)
+#endif
+
 #endif

@@ -43,7 +43,8 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 /* Collective over parent_team, returns when the new team exists on every member (no ordering of
  * other operations). The new team holds parent PEs start, start + stride, ... (size of them).
  * Non-members and all PEs of a failed split get SHMEM_TEAM_INVALID; returns 0 on success, nonzero
- * when the library ran out of teams or parent_team is SHMEM_TEAM_INVALID. */
+ * when the library ran out of teams, parent_team is SHMEM_TEAM_INVALID or start, stride and size
+ * select no PEs of parent_team (size < 1, a PE out of range). */
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team);

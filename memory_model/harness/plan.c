@@ -37,6 +37,8 @@ static int place(const litmus_test_t *t, plan_t *p, int node, int pe, int block,
         block = p->nblocks++;
         warp = -1;
     } else if (strcmp(n->tag, "warp") == 0) {
+        if (block < 0) /* a warp is inside a block, named or not */
+            block = p->nblocks++;
         warp = p->nwarps++;
     }
     for (int i = 0; i < n->nprocs; i++) {

@@ -47,15 +47,16 @@ static void usage(FILE *out) {
           out);
 }
 
-/* The program that runs the tests of a platform: this one on the cpu, a sibling on GPUs. */
+/* The program that runs the tests of a platform: this one on the cpu, on GPUs the sibling whose
+ * name adds -PLATFORM (shmem-litmus-cuda, shmem-litmus-weak-fence-cuda). */
 static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_t cap) {
     ssize_t n = readlink("/proc/self/exe", self, cap - 1);
     if (n <= 0)
         return -1;
     self[n] = '\0';
     if (strcmp(cfg->platform, "cpu") != 0) {
-        char *slash = strrchr(self, '/');
-        snprintf(slash + 1, cap - (size_t)(slash + 1 - self), "shmem-litmus-%s", cfg->platform);
+        size_t len = strlen(self);
+        snprintf(self + len, cap - len, "-%s", cfg->platform);
         if (access(self, X_OK) != 0) {
             fprintf(stderr, "shmem-litmus run: %s is not built (configure with SHMEM_GPU=%s)\n",
                     self, cfg->platform);
@@ -77,6 +78,16 @@ static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_
     }
     snprintf(launcher, cap, "shmemrun");
     return 0;
+}
+
+/* The job in flight: a signal that stops the front end stops it too. */
+static volatile pid_t job_pid;
+
+static void stop_job(int sig) {
+    if (job_pid > 0)
+        kill(job_pid, SIGTERM);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher, int npes,
@@ -122,13 +133,19 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
         _exit(127);
     }
     free(argv);
+    job_pid = pid;
+    signal(SIGTERM, stop_job);
+    signal(SIGINT, stop_job);
+    signal(SIGHUP, stop_job);
     struct timespec t0, now, tick = {0, 10 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         int status;
         pid_t r = waitpid(pid, &status, cfg->timeout > 0 ? WNOHANG : 0);
-        if (r == pid)
+        if (r == pid) {
+            job_pid = 0;
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
         if (r < 0 && errno != EINTR)
             return -1;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -479,7 +496,8 @@ int litmus_run_main(int argc, char **argv) {
         }
     }
     /* One job per PE count: the tests with that many PEs run one after another in it. */
-    for (int npes = 1; status == 0 && npes <= 64; npes++) {
+    int ready = status == 0; /* a failed job does not stop the other jobs */
+    for (int npes = 1; ready && npes <= 64; npes++) {
         int n = 0;
         for (int i = 0; i < ntests; i++)
             if (p[i].npes == npes) {

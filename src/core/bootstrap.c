@@ -166,12 +166,27 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
     unsetenv(SHMEMI_ENV_JOB_N_PES);
 }
 
+/* Started by mpirun or srun with several ranks: each rank would silently be a job of one PE.
+ * Say so instead; those launchers need a PMIx bootstrap, which this build does not have. */
+static void refuse_foreign_launcher(void) {
+    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        const char *value = getenv(sizes[i]);
+        if (value && atoi(value) > 1)
+            shmemi_fatal("shmem_init",
+                         "started by another launcher (%s=%s); libshmem jobs start with "
+                         "shmemrun -n N (or oshrun -np N) on one node",
+                         sizes[i], value);
+    }
+}
+
 void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p) {
     const char *socket_name = getenv(SHMEMI_ENV_JOB_SOCKET);
     if (socket_name && socket_name[0]) {
         launcher_connect(socket_name, my_pe_p, n_pes_p);
         shmemi_bootstrap = &launcher_ops;
     } else {
+        refuse_foreign_launcher();
         *my_pe_p = 0;
         *n_pes_p = 1;
         shmemi_bootstrap = &single_ops;

@@ -19,6 +19,23 @@ const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_INFO", "0",
      "1: PE 0 prints the library version, platform, transports, heap size and every variable of "
      "this list at shmem_init (the listing of shmem_info)."},
+    {"SHMEM_BCAST_ALGORITHM", "binomial",
+     "Broadcast algorithm: binomial or linear (docs/collectives.md)."},
+    {"SHMEM_BCAST_CHUNK_SIZE", "64K", "Pipelining chunk of the broadcast tree, in bytes."},
+    {"SHMEM_COLLECT_ALGORITHM", "auto",
+     "collect and fcollect algorithm: auto, linear, ring or recursive_doubling."},
+    {"SHMEM_REDUCE_ALGORITHM", "auto",
+     "Reduction algorithm: auto, linear, recursive_doubling or rabenseifner."},
+    {"SHMEM_REDUCE_LARGE_SIZE", "64K",
+     "With auto: reductions of at least this many bytes use Rabenseifner, smaller ones "
+     "recursive doubling."},
+    {"SHMEM_GPU_DEVICE", "",
+     "GPU platforms: the device of this PE. Unset: the PE's rank on its node (SHMEM_LOCAL_RANK, "
+     "else OMPI_COMM_WORLD_LOCAL_RANK, else its PE number) modulo the number of visible GPUs."},
+    {"SHMEM_LOCAL_RANK", "", "GPU platforms: the PE's rank on its node, used to pick its GPU."},
+    {"SHMEM_DEVICE_TIMEOUT_MS", "0",
+     "GPU platforms: a device-side wait that lasts longer than this many milliseconds reports "
+     "the PE and the call and ends the job; 0 waits forever."},
     {"SHMEM_CC", "cc", "C compiler that oshcc runs."},
     {"SHMEM_CXX", "c++", "C++ compiler that oshc++ runs."},
     {SHMEMI_ENV_JOB_SOCKET, "",

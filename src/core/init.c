@@ -32,8 +32,8 @@ typedef struct {
 /* ---- the executable's writable data ------------------------------------------------------- */
 
 typedef struct {
-    char *base[SHMEMI_MAX_SEGMENTS - 1];
-    size_t size[SHMEMI_MAX_SEGMENTS - 1];
+    char *base[SHMEMI_MAX_SEGMENTS - 2];
+    size_t size[SHMEMI_MAX_SEGMENTS - 2];
     int n;
 } data_ranges_t;
 
@@ -60,7 +60,7 @@ static int find_data_ranges(struct dl_phdr_info *info, size_t info_size, void *a
         uintptr_t end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + page - 1) & ~(page - 1);
         if (relro_end > start && relro_start <= start)
             start = relro_end;
-        if (start >= end || ranges->n == SHMEMI_MAX_SEGMENTS - 1)
+        if (start >= end || ranges->n == SHMEMI_MAX_SEGMENTS - 2)
             continue;
         ranges->base[ranges->n] = (char *)start;
         ranges->size[ranges->n] = end - start;
@@ -123,7 +123,19 @@ static void setup_segments(const char *call, size_t heap_size) {
         shmemi_state.segments[s].size = ranges.size[i];
         mine->size[s] = ranges.size[i];
     }
-    mine->n_segments = (uint64_t)ranges.n + 1;
+    /* Last, the library's own symmetric memory, in host memory whatever holds the heap. */
+    int internal = ranges.n + 1;
+    void *internal_base;
+    status = shmemi_transport_shm_ops.segment_create(SHMEMI_INTERNAL_SIZE, &internal_base,
+                                                     mine->blob[internal]);
+    if (status != SHMEMI_OK)
+        shmemi_fatal(call, "cannot create the library's internal segment (status %d)", (int)status);
+    segment_transport[internal] = &shmemi_transport_shm_ops;
+    shmemi_state.segments[internal].local_base = internal_base;
+    shmemi_state.segments[internal].size = SHMEMI_INTERNAL_SIZE;
+    mine->size[internal] = SHMEMI_INTERNAL_SIZE;
+    shmemi_internal_segment = internal;
+    mine->n_segments = (uint64_t)ranges.n + 2;
 
     shmemi_bootstrap->allgather(mine, all, sizeof(*mine));
 
@@ -243,6 +255,8 @@ int shmemi_init(const char *call, int requested) {
     shmemi_state.n_pes = n_pes;
 
     shmemi_transport_local = shmemi_heap_transport();
+    shmemi_transport_check(&shmemi_transport_shm_ops);
+    shmemi_transport_check(shmemi_transport_local);
     if (shmemi_transport_shm_ops.init() != SHMEMI_OK)
         shmemi_fatal(call, "transport shm failed to initialize");
     if (shmemi_transport_local != &shmemi_transport_shm_ops &&
@@ -250,7 +264,7 @@ int shmemi_init(const char *call, int requested) {
         shmemi_fatal(call, "transport %s failed to initialize", shmemi_transport_local->name);
 
     setup_segments(call, heap_size);
-    if (shmemi_heap_setup(heap_size) != SHMEMI_OK)
+    if (shmemi_heap_setup(heap_size, SHMEMI_INTERNAL_SIZE) != SHMEMI_OK)
         shmemi_fatal(call, "out of memory for the heap's bookkeeping");
     /* Every PE has mapped every peer before anyone starts to use them. */
     shmemi_bootstrap->barrier();
@@ -268,7 +282,7 @@ int shmemi_init(const char *call, int requested) {
         print_banner(heap_size);
     shmemi_debug_log("initialized: %d PEs, bootstrap %s, heap %zu bytes on %s, %d data segments",
                      n_pes, shmemi_bootstrap->name, heap_size, shmemi_transport_local->name,
-                     shmemi_state.n_segments - 1);
+                     shmemi_state.n_segments - 2);
     shmemi_modules_init();
     pthread_mutex_unlock(&init_lock);
     return requested;

@@ -49,8 +49,9 @@ void shmemi_debug_log(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 
 /* ---- process-wide state (src/core/init.c) -------------------------------------------------- */
 
-/* A symmetric segment: the heap (index 0) or a data segment of the executable (1, 2, ...). Each
- * PE's copy of segment s starts at peer_base[pe]; addresses translate by offset. */
+/* A symmetric segment: the heap (index 0), a data segment of the executable (1, 2, ...), or, last,
+ * the library's internal segment (shmemi_internal_alloc). Each PE's copy of segment s starts at
+ * peer_base[pe]; addresses translate by offset. */
 typedef struct {
     char *local_base;
     size_t size;
@@ -195,6 +196,16 @@ void shmemi_heap_free(void *ptr);
 shmemi_status_t shmemi_heap_resize(void *ptr, size_t size);
 /* Usable size of the block at ptr; 0 when ptr is not the start of a live block. */
 size_t shmemi_heap_block_size(const void *ptr);
+
+/* The library's own symmetric memory, for the layers above core (barrier and collective flags,
+ * lock words): always host memory in an shm segment that every PE maps, also on GPU platforms,
+ * whose heap the host cannot touch. Same rules as the heap: local, no barrier, deterministic
+ * (PEs that make the same calls get the same offsets), shmemi_ptr translates it. 64 MiB, sparse.
+ * Zeroed when first touched. Valid from module init (shmemi_module_t) until module finalize. */
+void *shmemi_internal_alloc(size_t size, size_t align);
+void shmemi_internal_free(void *ptr);
+/* Its segment index (the last one), -1 outside shmem_init..shmem_finalize. */
+extern int shmemi_internal_segment;
 
 /* ---- bootstrap (src/core/bootstrap*.c) ----------------------------------------------------- */
 

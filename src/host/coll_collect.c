@@ -20,7 +20,8 @@ static void collect_linear(const char *call, shmemi_team_state_t *t, char *dest,
     shmemi_team_barrier(t);
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;
-        memcpy(dest + off[j], shmemi_coll_peer(call, t, source, j), len[j]);
+        if (len[j] != 0)
+            memcpy(dest + off[j], shmemi_coll_peer(call, t, source, j), len[j]);
     }
     shmemi_team_barrier(t);
 }
@@ -85,6 +86,11 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
     }
     size_t total = off[n - 1] + len[n - 1];
     shmemi_coll_check_overlap(call, dest, total, source, nbytes, 0);
+    if (total == 0) {
+        /* Nothing to move; buffers may be NULL. Every member knows the total. */
+        free(off);
+        return;
+    }
     shmemi_collect_algorithm_t alg = shmemi_coll_config.collect;
     int pow2 = (n & (n - 1)) == 0;
     if (alg == SHMEMI_COLLECT_AUTO || (alg == SHMEMI_COLLECT_RECURSIVE_DOUBLING && !pow2))
@@ -95,7 +101,8 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
         collect_linear(call, t, dest, source, off, len);
     } else {
         /* Own block first: the neighbours pull it from dest. */
-        memcpy((char *)dest + off[me], source, len[me]);
+        if (len[me] != 0)
+            memcpy((char *)dest + off[me], source, len[me]);
         if (alg == SHMEMI_COLLECT_RING)
             collect_ring(call, t, dest, off, len);
         else

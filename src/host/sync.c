@@ -30,7 +30,8 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) {
     shmemi_team_barrier(&t);
 }
 
-void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) {
+/* Parenthesized: shmem.h defines shmem_sync as a C11 macro too. */
+void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync) {
     shmemi_team_state_t t;
     shmemi_team_active_set("shmem_sync", PE_start, logPE_stride, PE_size, pSync, &t);
     shmemi_team_barrier(&t);

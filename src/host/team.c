@@ -12,7 +12,9 @@
 shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
 shmemi_coll_config_t shmemi_coll_config;
 
-/* Symmetric: SHMEMI_N_CHANNELS x n_pes token counters, and two exchange buffers per team slot. */
+/* Symmetric, in the internal segment (host memory on every platform, so the host can spin on
+ * it also where the heap is GPU memory): SHMEMI_N_CHANNELS x n_pes token counters, and two
+ * exchange buffers per team slot. */
 static uint64_t *tokens;
 static int64_t *exchange_base;
 /* Private: per channel and peer, tokens sent and tokens consumed. */
@@ -345,9 +347,12 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
         return -1;
     long long last = (long long)start + ((long long)size - 1) * stride;
     if (size < 1 || start < 0 || start >= parent->size || last < 0 || last >= parent->size ||
-        (stride == 0 && size > 1))
-        shmemi_fatal(call, "start %d, stride %d, size %d do not select PEs of a team of %d", start,
-                     stride, size, parent->size);
+        (stride == 0 && size > 1)) {
+        /* Every member passed the same triplet, so every member fails alike: no hang. */
+        shmemi_debug_log("%s: start %d, stride %d, size %d select no team of a parent of %d PEs",
+                         call, start, stride, size, parent->size);
+        return -1;
+    }
     shmemi_coll_check(call, parent,
                       (int64_t)(((uint64_t)(uint32_t)start << 32) ^
                                 ((uint64_t)(uint32_t)stride << 16) ^ (uint32_t)size),
@@ -380,8 +385,10 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     shmemi_team_state_t *parent = team_lookup(parent_team);
     if (parent == NULL)
         return -1;
-    if (xrange < 1)
-        shmemi_fatal(call, "xrange %d is not positive", xrange);
+    if (xrange < 1) {
+        shmemi_debug_log("%s: xrange %d is not positive", call, xrange);
+        return -1;
+    }
     int n = parent->size, me = parent->my_index;
     if (xrange > n)
         xrange = n;
@@ -455,9 +462,9 @@ static shmemi_status_t coll_init(void) {
     size_t n = (size_t)shmemi_state.n_pes;
     int me = shmemi_state.my_pe;
     coll_read_env();
-    tokens = shmemi_heap_alloc(SHMEMI_N_CHANNELS * n * sizeof(uint64_t), 64);
+    tokens = shmemi_internal_alloc(SHMEMI_N_CHANNELS * n * sizeof(uint64_t), 64);
     exchange_base =
-        shmemi_heap_alloc(SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t), 64);
+        shmemi_internal_alloc(SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t), 64);
     tokens_sent = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     tokens_consumed = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     peer_tokens = calloc(n, sizeof(uint64_t *));

@@ -36,7 +36,10 @@ int main(void) {
             shmem_sync_all();
             break;
         case 2:
-            CHECK(shmem_team_sync(SHMEM_TEAM_WORLD) == 0, "team_sync failed");
+            if (round % 8 == 2)
+                CHECK(shmem_team_sync(SHMEM_TEAM_WORLD) == 0, "team_sync failed");
+            else
+                CHECK(shmem_sync(SHMEM_TEAM_WORLD) == 0, "shmem_sync(team) failed");
             break;
         default:
             shmem_barrier(0, 0, n, psync);

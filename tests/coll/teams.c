@@ -86,6 +86,13 @@ int main(void) {
     CHECK(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &t) != 0,
           "split of invalid");
     CHECK(t == SHMEM_TEAM_INVALID, "split of invalid gave a team");
+    t = SHMEM_TEAM_WORLD;
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, n, 1, 0, NULL, 0, &t) != 0 &&
+              t == SHMEM_TEAM_INVALID,
+          "split of size 0");
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n + 1, NULL, 0, &t) != 0 &&
+              t == SHMEM_TEAM_INVALID,
+          "split past the end");
 
     /* The even PEs, with a configuration. */
     shmem_team_t even;

@@ -185,7 +185,7 @@ TEST_F(Launcher, PesDieWithLauncher) {
         _exit(126);
     }
     std::vector<pid_t> pids;
-    for (int i = 0; i < 100 && pids.size() < 2; i++) {
+    for (int i = 0; i < 400 && pids.size() < 2; i++) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         pids.clear();
         std::ifstream in(path);
@@ -196,7 +196,7 @@ TEST_F(Launcher, PesDieWithLauncher) {
     kill(launcher, SIGKILL);
     waitpid(launcher, nullptr, 0);
     bool any_alive = true;
-    for (int i = 0; i < 100 && any_alive; i++) {
+    for (int i = 0; i < 250 && any_alive; i++) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         any_alive = false;
         for (pid_t p : pids)

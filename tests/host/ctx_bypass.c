@@ -162,6 +162,38 @@ static void test_bypass_accesses(void) {
     shmem_free(w);
 }
 
+/* A context on a team takes team-relative PE numbers: the team is world PEs 1 .. n-1, and each
+ * member writes its world PE number into team PE 0's (world PE 1's) slot of its own index. */
+static void test_team_ctx(void) {
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    long *slots = shmem_calloc((size_t)n, sizeof(long));
+    CHECK(slots != NULL, "shmem_calloc");
+    shmem_team_t team;
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, n - 1, NULL, 0, &team) == 0,
+          "team_split_strided");
+    if (team != SHMEM_TEAM_INVALID) {
+        shmem_ctx_t ctx;
+        CHECK(shmem_team_create_ctx(team, SHMEMX_CTX_BYPASS, &ctx) == 0, "team_create_ctx");
+        int tme = shmem_team_my_pe(team);
+        CHECK(tme == me - 1, "team PE %d of world PE %d", tme, me);
+        shmem_ctx_long_p(ctx, &slots[tme], me, 0);
+        shmem_ctx_long_atomic_add(ctx, &slots[n - 1], 1, 0);
+        int all[4] = {0, 1, 2, 3};
+        shmem_ctx_pe_quiet(ctx, all, (size_t)(n - 1));
+        shmem_ctx_destroy(ctx);
+    }
+    test_barrier();
+    if (me == 1) {
+        for (int t = 0; t < n - 1; t++)
+            CHECK(slots[t] == t + 1, "team slot %d: %ld", t, slots[t]);
+        CHECK(slots[n - 1] == n - 1, "team AMO count %ld", slots[n - 1]);
+    }
+    if (team != SHMEM_TEAM_INVALID)
+        shmem_team_destroy(team);
+    test_barrier();
+    shmem_free(slots);
+}
+
 int main(void) {
     shmem_init();
     test_init();
@@ -169,6 +201,7 @@ int main(void) {
     test_sessions_and_pe_quiet();
     test_bypass_puts();
     test_bypass_accesses();
+    test_team_ctx();
     if (shmem_my_pe() == 0)
         printf("ctx_bypass: %d PEs ok\n", shmem_n_pes());
     test_fini();

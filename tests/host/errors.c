@@ -12,6 +12,9 @@ int main(int argc, char **argv) {
     uint64_t *sig = shmem_calloc(1, sizeof(uint64_t));
     CHECK(sym && sig, "shmem_calloc");
     long src[4] = {1, 2, 3, 4};
+    shmem_team_t team = SHMEM_TEAM_INVALID;
+    if (strcmp(c, "team_pe") == 0) /* collective: a team of PE 0 alone */
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &team);
     if (shmem_my_pe() == 0) {
         int peer = 1 % shmem_n_pes();
         if (strcmp(c, "pe") == 0) {
@@ -27,6 +30,10 @@ int main(int argc, char **argv) {
             shmem_ctx_putmem(SHMEM_CTX_INVALID, sym, src, 8, peer);
         } else if (strcmp(c, "ctx_default_destroy") == 0) {
             shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+        } else if (strcmp(c, "team_pe") == 0) {
+            shmem_ctx_t ctx;
+            CHECK(shmem_team_create_ctx(team, 0, &ctx) == 0, "team_create_ctx");
+            shmem_ctx_long_p(ctx, sym, 1, 1);
         } else if (strcmp(c, "ctx_destroy_twice") == 0) {
             shmem_ctx_t ctx;
             CHECK(shmem_ctx_create(SHMEMX_CTX_BYPASS, &ctx) == 0, "ctx_create");

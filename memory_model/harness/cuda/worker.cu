@@ -224,7 +224,7 @@ __device__ static void stress(const kargs &a, unsigned long long seed) {
     }
 }
 
-__global__ void litmus_kernel(kargs a) {
+__global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     int g = blockIdx.x * blockDim.x + threadIdx.x;
     int job = a.job[g];
     if (job == JOB_STRESS)
@@ -306,9 +306,12 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
         job[i] = JOB_IDLE;
     int rc = 0;
     for (int k = 0; k < K && rc == 0; k++) {
-        int block_of[LITMUS_MAX_THREADS], warp_of[LITMUS_MAX_THREADS], need[LITMUS_MAX_THREADS];
+        /* Indexed by the test's block and warp ids: the GPU block and warp given to each. */
+        int block_of[LITMUS_MAX_THREADS], warp_of[LITMUS_MAX_THREADS],
+            warp_block[LITMUS_MAX_THREADS];
+        int need[LITMUS_MAX_THREADS];
         for (int i = 0; i < LITMUS_MAX_THREADS; i++)
-            block_of[i] = warp_of[i] = -1, need[i] = 0;
+            block_of[i] = warp_of[i] = warp_block[i] = -1, need[i] = 0;
         for (int th = 0; th < p->test->nthreads; th++)
             need[p->thread_warp[th]] += perm[p->thread_pe[th]] == me;
         int used_blocks[LITMUS_MAX_THREADS], nused = 0;
@@ -339,7 +342,7 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
                 for (int tries = 0; tries < 4096 && w < 0; tries++) {
                     w = (int)(harness_rand(rs) % (uint64_t)W);
                     for (int o = 0; o < LITMUS_MAX_THREADS; o++)
-                        if (o != tw && warp_of[o] == w && block_of[p->thread_block[o]] == b)
+                        if (o != tw && warp_of[o] == w && warp_block[o] == b)
                             w = -1;
                     if (w >= 0 && __builtin_popcount(free_lanes[b * W + w]) < need[tw])
                         w = -1;
@@ -349,6 +352,7 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
                     break;
                 }
                 warp_of[tw] = w;
+                warp_block[tw] = b;
             }
             unsigned *lanes = &free_lanes[b * W + warp_of[tw]];
             int lane;
@@ -403,18 +407,25 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     }
     int T = 256, B = sms, K = o->instances;
     if (p->has_group_call) {
-        /* A group fence or quiet is a call of the whole GPU block: one instance's block per GPU
-         * block, sized to the test's largest block. */
+        /* A group fence or quiet is a call of the whole GPU block or warp: each instance's block
+         * gets a GPU block of its own with one warp per warp of the test's block; the lanes that
+         * hold no thread of the test exit at once. */
         int most = 1;
         for (int b = 0; b < p->nblocks; b++) {
-            int n = 0;
-            for (int th = 0; th < t->nthreads; th++)
-                n += p->thread_block[th] == b;
-            most = n > most ? n : most;
+            int warps = 0;
+            for (int w = 0; w < p->nwarps; w++)
+                for (int th = 0; th < t->nthreads; th++)
+                    if (p->thread_block[th] == b && p->thread_warp[th] == w) {
+                        warps++;
+                        break;
+                    }
+            most = warps > most ? warps : most;
         }
-        T = most;
-        if (K > sms * 8)
-            K = sms * 8;
+        T = 32 * most;
+        int per_sm = 0;
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, litmus_kernel, T, 0));
+        if (K > per_sm * sms / (2 * max_local))
+            K = per_sm * sms / (2 * max_local);
         B = K * max_local;
     } else if (K * max_local * 2 > B * T) {
         K = B * T / (2 * max_local);

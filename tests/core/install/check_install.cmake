@@ -20,7 +20,8 @@ set(P ${WORK_DIR}/moved)
 
 foreach(f bin/shmemrun bin/oshrun bin/oshcc bin/oshc++ bin/shmem_info include/shmem.h
           include/shmemx.h include/shmem/setup.h include/shmem/config.h lib/libshmem.so
-          lib/pkgconfig/shmem.pc lib/cmake/shmem/shmemConfig.cmake)
+          lib/pkgconfig/shmem.pc lib/cmake/shmem/shmemConfig.cmake share/man/man1/shmemrun.1
+          share/man/man1/oshcc.1 share/man/man1/shmem_info.1)
   if(NOT EXISTS ${P}/${f})
     message(FATAL_ERROR "missing ${P}/${f}")
   endif()

@@ -6,8 +6,7 @@
 
 int main() {
     shmem_init();
-    int *p = static_cast<int *>(shmem_malloc(sizeof(int)));
-    *p = shmem_my_pe();
+    void *p = shmem_malloc(sizeof(int));
     std::printf("C++ PE %d of %d\n", shmem_my_pe(), shmem_n_pes());
     shmem_free(p);
     shmem_finalize();

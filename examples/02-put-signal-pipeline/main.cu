@@ -1,0 +1,92 @@
+/* Put-with-signal producer/consumer between two PEs (two GPUs): PE 0 streams chunks into a ring of
+ * slots on PE 1 with shmem_putmem_signal_nbi; PE 1 waits for each chunk's signal, consumes it with
+ * plain loads (signal_wait_until acquires) and returns the slot with a signal of its own. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include <shmem.h>
+
+#define CHUNK 256 /* 8-byte words */
+#define SLOTS 4
+#define CHUNKS 1000
+
+struct pipe {
+    uint64_t *slots;  /* SLOTS * CHUNK words, written by the producer on the consumer */
+    uint64_t *ready;  /* on the consumer: chunks delivered */
+    uint64_t *freed;  /* on the producer: chunks consumed */
+    uint64_t *result; /* consumer's sum */
+};
+
+__global__ void producer(pipe p) {
+    __shared__ uint64_t chunk[CHUNK];
+    for (int c = 0; c < CHUNKS; c++) {
+        if (threadIdx.x == 0 && c >= SLOTS) /* wait until the slot is free again */
+            shmem_signal_wait_until(p.freed, SHMEM_CMP_GE, (uint64_t)(c - SLOTS + 1));
+        for (int i = threadIdx.x; i < CHUNK; i += blockDim.x)
+            chunk[i] = (uint64_t)c * CHUNK + i;
+        __syncthreads();
+        shmemx_putmem_signal_nbi_block(p.slots + (c % SLOTS) * CHUNK, chunk, sizeof(chunk), p.ready,
+                                       1, SHMEM_SIGNAL_ADD, 1);
+    }
+    shmemx_quiet_block();
+}
+
+__global__ void consumer(pipe p) {
+    __shared__ uint64_t sum;
+    if (threadIdx.x == 0)
+        sum = 0;
+    for (int c = 0; c < CHUNKS; c++) {
+        if (threadIdx.x == 0)
+            shmem_signal_wait_until(p.ready, SHMEM_CMP_GE, (uint64_t)c + 1);
+        __syncthreads();
+        uint64_t local = 0;
+        for (int i = threadIdx.x; i < CHUNK; i += blockDim.x)
+            local += p.slots[(c % SLOTS) * CHUNK + i];
+        atomicAdd((unsigned long long *)&sum, (unsigned long long)local);
+        __syncthreads();
+        if (threadIdx.x == 0)
+            shmem_signal_add(p.freed, 1, 0); /* slot c % SLOTS is free */
+    }
+    if (threadIdx.x == 0)
+        *p.result = sum;
+}
+
+/* A barrier of all PEs from the host, through the stream-ordered form. */
+static void barrier(void) {
+    shmemx_barrier_all_on_stream(0);
+    gpu_stream_synchronize(0);
+}
+
+int main(void) {
+    shmem_init();
+    if (shmem_n_pes() != 2) {
+        if (shmem_my_pe() == 0)
+            printf("run with 2 PEs\n");
+        shmem_finalize();
+        return 1;
+    }
+    pipe p;
+    p.slots = (uint64_t *)shmem_calloc(SLOTS * CHUNK, sizeof(uint64_t));
+    p.ready = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+    p.freed = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+    p.result = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+    if (shmem_my_pe() == 0)
+        producer<<<1, 256>>>(p);
+    else
+        consumer<<<1, 256>>>(p);
+    gpu_error_t err = gpu_device_synchronize();
+    int ok = err == gpu_success;
+    if (shmem_my_pe() == 1) {
+        uint64_t sum = 0, n = (uint64_t)CHUNKS * CHUNK, want = n * (n - 1) / 2;
+        gpu_memcpy(&sum, p.result, sizeof(sum), gpu_memcpy_default);
+        ok = ok && sum == want;
+        printf("consumer: sum %llu, expected %llu: %s\n", (unsigned long long)sum,
+               (unsigned long long)want,
+               err != gpu_success ? gpu_get_error_string(err)
+               : ok               ? "ok"
+                                  : "WRONG");
+    }
+    barrier();
+    shmem_finalize();
+    return !ok;
+}

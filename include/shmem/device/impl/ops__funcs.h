@@ -1,0 +1,301 @@
+/* The device operations, once per path (Bypass = 0: default context, 1: BYPASS context) and per
+ * group (thread, warp, block). The public functions in shmem/device/impl/api__funcs.h choose one
+ * of these; scripts/check-isa compiles each of them alone and checks its instructions against
+ * docs/memory_model.md's implementation table. */
+#ifndef SHMEM_DEVICE_IMPL_OPS__FUNCS_H
+#define SHMEM_DEVICE_IMPL_OPS__FUNCS_H
+
+#include <shmem/device/impl/state__funcs.h>
+
+#if SHMEMI_DEVICE_PASS
+
+/* ---- data movement ----------------------------------------------------------------------------
+ */
+
+/* One access of a bulk copy: Bypass selects the cache-bypassing instruction. */
+template <int Bypass, typename T> SHMEMI_DI T shmemi_dload(const T *p) {
+    return Bypass ? shmemi_ld_bypass(p) : *p;
+}
+template <int Bypass> SHMEMI_DI shmemi_vec16_t shmemi_dload(const shmemi_vec16_t *p) {
+    return Bypass ? shmemi_ld_bypass_vec16(p) : *p;
+}
+template <int Bypass, typename T> SHMEMI_DI void shmemi_dstore(T *p, T v) {
+    if (Bypass)
+        shmemi_st_bypass(p, v);
+    else
+        *p = v;
+}
+template <int Bypass> SHMEMI_DI void shmemi_dstore(shmemi_vec16_t *p, shmemi_vec16_t v) {
+    if (Bypass)
+        shmemi_st_bypass_vec16(p, v);
+    else
+        *p = v;
+}
+
+/* Copies n bytes with the group's threads, in the widest unit both addresses allow. Words of
+ * one copy are performed in no fixed order. */
+template <int LoadBypass, int StoreBypass, int Group, typename U>
+SHMEMI_DI void shmemi_dcopy_units(U *dst, const U *src, size_t n_units) {
+    const size_t rank = (size_t)shmemi_group_rank<Group>();
+    const size_t step = (size_t)shmemi_group_size<Group>();
+    for (size_t i = rank; i < n_units; i += step)
+        shmemi_dstore<StoreBypass>(dst + i, shmemi_dload<LoadBypass>(src + i));
+}
+template <int LoadBypass, int StoreBypass, int Group>
+SHMEMI_DI void shmemi_dcopy(void *dst, const void *src, size_t n) {
+    uintptr_t align = (uintptr_t)dst | (uintptr_t)src;
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    size_t done = 0;
+    if ((align & 15) == 0) {
+        done = n & ~(size_t)15;
+        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((shmemi_vec16_t *)d,
+                                                           (const shmemi_vec16_t *)s, n / 16);
+    } else if ((align & 7) == 0) {
+        done = n & ~(size_t)7;
+        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((uint64_t *)d, (const uint64_t *)s,
+                                                           n / 8);
+    } else if ((align & 3) == 0) {
+        done = n & ~(size_t)3;
+        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((uint32_t *)d, (const uint32_t *)s,
+                                                           n / 4);
+    }
+    shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((uint8_t *)(d + done),
+                                                       (const uint8_t *)(s + done), n - done);
+}
+
+/* Strided copy of n elements of T (iput/iget). */
+template <int LoadBypass, int StoreBypass, int Group, typename T>
+SHMEMI_DI void shmemi_dcopy_strided(T *dst, ptrdiff_t dst_stride, const T *src,
+                                    ptrdiff_t src_stride, size_t n) {
+    typedef typename shmemi_bits<sizeof(T)>::type B;
+    const size_t rank = (size_t)shmemi_group_rank<Group>();
+    const size_t step = (size_t)shmemi_group_size<Group>();
+    for (size_t i = rank; i < n; i += step)
+        shmemi_dstore<StoreBypass>(
+            (B *)(dst + (ptrdiff_t)i * dst_stride),
+            shmemi_dload<LoadBypass>((const B *)(src + (ptrdiff_t)i * src_stride)));
+}
+
+/* put: local source, remote destination. get: remote source (always read with bypass loads, so a
+ * get never returns a stale cache line), local destination. */
+template <int Bypass, int Group>
+SHMEMI_DI void shmemi_dput(const char *call, void *dest, const void *source, size_t n, int pe) {
+    void *r = shmemi_dremote(call, dest, n, pe);
+    shmemi_dcopy<0, Bypass, Group>(r, source, n);
+}
+template <int Bypass, int Group>
+SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, size_t n, int pe) {
+    const void *r = shmemi_dremote(call, source, n, pe);
+    shmemi_dcopy<1, 0, Group>(dest, r, n);
+}
+
+/* ---- ordering and completion ------------------------------------------------------------------
+ */
+
+/* Default context: quiet is a system-scope sequentially consistent fence, fence a system-scope
+ * release (acq_rel) fence. BYPASS: a store drain (AMD: no cache writeback or invalidate); on
+ * NVIDIA the same fences as the default context, since the PTX model needs them for the relaxed
+ * stores and device code keeps no per-thread record of outstanding operations to skip them. */
+template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
+    if (Bypass) {
+        shmemi_drain_stores();
+#if defined(__CUDA_ARCH__)
+        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
+#endif
+    } else {
+        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
+    }
+}
+template <int Bypass> SHMEMI_DI void shmemi_dfence() {
+    if (Bypass) {
+        shmemi_drain_stores();
+#if defined(__CUDA_ARCH__)
+        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+#endif
+    } else {
+        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+    }
+}
+/* Group forms: every thread's stores are drained and the group synchronized before one thread
+ * acts, so the fence covers the whole group's operations. */
+template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group() {
+    shmemi_drain_stores();
+    shmemi_group_sync<Group>();
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dquiet<Bypass>();
+    shmemi_group_sync<Group>();
+}
+template <int Bypass, int Group> SHMEMI_DI void shmemi_dfence_group() {
+    shmemi_drain_stores();
+    shmemi_group_sync<Group>();
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dfence<Bypass>();
+    shmemi_group_sync<Group>();
+}
+
+/* ---- atomics (relaxed, system scope, atomic within the GPU atomicity domain) -------------------
+ */
+
+#define SHMEMI_DAMO_RMW(NAME)                                                                      \
+    template <typename T> SHMEMI_DI T shmemi_damo_##NAME(T *r, T v) {                              \
+        typedef typename shmemi_bits<sizeof(T)>::type B;                                           \
+        return shmemi_bit_cast<T>(                                                                 \
+            shmemi_ptx_atom_##NAME##_relaxed<SHMEMI_SCOPE_SYSTEM>((B *)r, shmemi_bit_cast<B>(v))); \
+    }
+SHMEMI_DAMO_RMW(add)
+SHMEMI_DAMO_RMW(and)
+SHMEMI_DAMO_RMW(or)
+SHMEMI_DAMO_RMW(xor)
+SHMEMI_DAMO_RMW(swap)
+/* Non-fetching forms (add, inc, and, or, xor without a result). */
+#define SHMEMI_DAMO_RED(NAME)                                                                      \
+    template <typename T> SHMEMI_DI void shmemi_damo_##NAME##_nf(T *r, T v) {                      \
+        typedef typename shmemi_bits<sizeof(T)>::type B;                                           \
+        shmemi_ptx_red_##NAME##_relaxed<SHMEMI_SCOPE_SYSTEM>((B *)r, shmemi_bit_cast<B>(v));       \
+    }
+SHMEMI_DAMO_RED(add)
+SHMEMI_DAMO_RED(and)
+SHMEMI_DAMO_RED(or)
+SHMEMI_DAMO_RED(xor)
+template <typename T> SHMEMI_DI T shmemi_damo_cswap(T *r, T cond, T v) {
+    typedef typename shmemi_bits<sizeof(T)>::type B;
+    return shmemi_bit_cast<T>(shmemi_ptx_atom_cas_relaxed<SHMEMI_SCOPE_SYSTEM>(
+        (B *)r, shmemi_bit_cast<B>(cond), shmemi_bit_cast<B>(v)));
+}
+template <typename T> SHMEMI_DI T shmemi_damo_fetch(const T *r) {
+    return shmemi_ld_relaxed<SHMEMI_SCOPE_SYSTEM>(r);
+}
+template <typename T> SHMEMI_DI void shmemi_damo_set(T *r, T v) {
+    shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(r, v);
+}
+
+/* ---- signals ----------------------------------------------------------------------------------
+ */
+
+/* Writes the signal after the payload: one system-scope release in the default context; in a
+ * BYPASS context on AMD a store drain and a bypass store or relaxed atomic, with no writeback. */
+template <int Bypass> SHMEMI_DI void shmemi_dsignal(uint64_t *r, uint64_t value, int sig_op) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    if (Bypass) {
+        shmemi_drain_stores();
+        if (sig_op == SHMEM_SIGNAL_ADD)
+            shmemi_ptx_red_add_relaxed<SHMEMI_SCOPE_SYSTEM>(r, value);
+        else
+            shmemi_st_bypass(r, value);
+        return;
+    }
+#endif
+    if (sig_op == SHMEM_SIGNAL_ADD)
+        shmemi_ptx_red_add_release<SHMEMI_SCOPE_SYSTEM>(r, value);
+    else
+        shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(r, value);
+}
+
+template <int Bypass, int Group>
+SHMEMI_DI void shmemi_dput_signal(const char *call, void *dest, const void *source, size_t n,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+    void *r = shmemi_dremote(call, dest, n, pe);
+    uint64_t *rs = (uint64_t *)shmemi_dremote(call, sig_addr, sizeof(uint64_t), pe);
+    shmemi_dcopy<0, Bypass, Group>(r, source, n);
+    if (Group != SHMEMI_GROUP_THREAD) {
+        shmemi_drain_stores();
+        shmemi_group_sync<Group>();
+    }
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dsignal<Bypass>(rs, signal, sig_op);
+    if (Group != SHMEMI_GROUP_THREAD)
+        shmemi_group_sync<Group>();
+}
+
+/* ---- waiting ----------------------------------------------------------------------------------
+ */
+
+template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
+    switch (cmp) {
+    case SHMEM_CMP_EQ:
+        return a == b;
+    case SHMEM_CMP_NE:
+        return a != b;
+    case SHMEM_CMP_GT:
+        return a > b;
+    case SHMEM_CMP_GE:
+        return a >= b;
+    case SHMEM_CMP_LT:
+        return a < b;
+    default:
+        return a <= b;
+    }
+}
+
+/* One poll of a wait or test. Default context: the poll acquires (NVIDIA: ld.acquire.sys; AMD: a
+ * bypass load, then a system acquire fence once the condition holds), so plain loads after the
+ * wait never see stale cache lines. BYPASS: an L1-bypassing relaxed load and no acquire; payload
+ * must then be read with bypass loads or after shmemx_acquire. */
+template <int Bypass, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
+#if defined(__CUDA_ARCH__)
+    if (!Bypass)
+        return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
+#endif
+    return shmemi_ld_bypass(p);
+}
+template <int Bypass> SHMEMI_DI void shmemi_dpoll_acquire() {
+#if defined(__HIP_DEVICE_COMPILE__)
+    if (!Bypass)
+        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
+#endif
+}
+
+template <int Bypass, typename T>
+SHMEMI_DI T shmemi_dwait_until(const char *call, const T *ivar, int cmp, T value) {
+    shmemi_wait_timer timer = {0, 0};
+    T v;
+    while (!shmemi_dcompare(v = shmemi_dpoll<Bypass>(ivar), cmp, value))
+        shmemi_wait_tick(timer, call, ivar);
+    shmemi_dpoll_acquire<Bypass>();
+    return v;
+}
+template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {
+    if (!shmemi_dcompare(shmemi_dpoll<Bypass>(ivar), cmp, value))
+        return 0;
+    shmemi_dpoll_acquire<Bypass>();
+    return 1;
+}
+
+/* ---- barrier ----------------------------------------------------------------------------------
+ */
+
+/* Every PE writes its epoch into its word of every peer's flag array, then waits until every
+ * peer's word there reaches the epoch. One system-scope fence first (sequentially consistent for
+ * barrier, which includes quiet; release for sync) makes the relaxed flag stores releases; the
+ * polls acquire, so the barrier also synchronizes memory. One thread. */
+template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
+    if (Quiet)
+        shmemi_dquiet<0>();
+    else
+        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+    const int me = shmemi_dstate.my_pe, n = shmemi_dstate.n_pes;
+    uint64_t *flags = shmemi_dstate.barrier_flags;
+    uint64_t epoch = *shmemi_dstate.barrier_epoch + 1;
+    *shmemi_dstate.barrier_epoch = epoch;
+    for (int i = 1; i < n; i++) {
+        int pe = (me + i) % n;
+        uint64_t *r = (uint64_t *)shmemi_dremote(call, flags + me, sizeof(uint64_t), pe);
+        shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(r, epoch);
+    }
+    for (int i = 1; i < n; i++) {
+        int pe = (me + i) % n;
+        shmemi_dwait_until<0>(call, (const uint64_t *)(flags + pe), SHMEM_CMP_GE, epoch);
+    }
+}
+template <int Quiet, int Group> SHMEMI_DI void shmemi_dbarrier(const char *call) {
+    shmemi_drain_stores();
+    shmemi_group_sync<Group>();
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dbarrier_thread<Quiet>(call);
+    shmemi_group_sync<Group>();
+}
+
+#endif
+
+#endif

@@ -1,0 +1,149 @@
+/* The per-translation-unit device state and the helpers every device operation uses: address
+ * translation (the one routing decision on the device), argument checks, wait timeouts and
+ * cooperative groups (thread, warp, block). */
+#ifndef SHMEM_DEVICE_IMPL_STATE__FUNCS_H
+#define SHMEM_DEVICE_IMPL_STATE__FUNCS_H
+
+#include <stdio.h>
+
+#include <shmem/device/impl/gpu_port.h>
+#include <shmem/device/impl/state__types.h>
+
+#ifndef SHMEM_DEVICE_CHECKS
+#define SHMEM_DEVICE_CHECKS 0
+#endif
+
+/* Every translation unit that includes shmem.h gets its own copy of the state block, without
+ * relocatable device code; the registration object below makes shmem_init fill it. */
+static __constant__ shmemi_device_state_t shmemi_dstate;
+
+static int shmemi_dstate_update(const shmemi_device_state_t *state) {
+    int device = -1;
+    if (gpu_get_device(&device) != gpu_success || device != state->device)
+        (void)gpu_set_device(state->device);
+    return (int)gpu_memcpy_to_symbol(shmemi_dstate, state, sizeof(*state));
+}
+
+struct shmemi_dstate_registration {
+    int handle;
+    shmemi_dstate_registration() : handle(shmemi_device_state_register(shmemi_dstate_update)) {}
+    ~shmemi_dstate_registration() { shmemi_device_state_unregister(handle); }
+};
+static shmemi_dstate_registration shmemi_dstate_registration_object;
+
+#if SHMEMI_DEVICE_PASS
+
+/* Groups: a thread, the calling warp (AMD: wavefront) or the calling block (AMD: work-group). */
+#define SHMEMI_GROUP_THREAD 0
+#define SHMEMI_GROUP_WARP 1
+#define SHMEMI_GROUP_BLOCK 2
+
+template <int Group> SHMEMI_DI int shmemi_group_rank() {
+    if (Group == SHMEMI_GROUP_THREAD)
+        return 0;
+    int t = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+    return Group == SHMEMI_GROUP_WARP ? t % warpSize : t;
+}
+template <int Group> SHMEMI_DI int shmemi_group_size() {
+    if (Group == SHMEMI_GROUP_THREAD)
+        return 1;
+    return Group == SHMEMI_GROUP_WARP ? warpSize : (int)(blockDim.x * blockDim.y * blockDim.z);
+}
+template <int Group> SHMEMI_DI void shmemi_group_sync() {
+    if (Group == SHMEMI_GROUP_BLOCK)
+        __syncthreads();
+#if defined(__CUDA_ARCH__)
+    else if (Group == SHMEMI_GROUP_WARP)
+        __syncwarp();
+#else
+    else if (Group == SHMEMI_GROUP_WARP)
+        __builtin_amdgcn_wave_barrier();
+#endif
+}
+
+/* Error reports: the standard message with the calling thread's coordinates, then the kernel
+ * stops. Kept out of line so that the operations' fast paths stay small. */
+#define SHMEMI_DEVICE_REPORT(call, fmt, ...)                                                       \
+    printf("libshmem: PE %d: %s: " fmt " (block (%d,%d,%d), thread (%d,%d,%d))\n",                 \
+           shmemi_dstate.my_pe, call, __VA_ARGS__, (int)blockIdx.x, (int)blockIdx.y,               \
+           (int)blockIdx.z, (int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z);                 \
+    shmemi_trap()
+static __device__ __noinline__ void shmemi_dfatal_message(const char *call, const char *what) {
+    SHMEMI_DEVICE_REPORT(call, "%s", what);
+}
+static __device__ __noinline__ void shmemi_dfatal_pe(const char *call, int pe) {
+    SHMEMI_DEVICE_REPORT(call, "PE %d out of range [0, %d)", pe, shmemi_dstate.n_pes);
+}
+static __device__ __noinline__ void shmemi_dfatal_address(const char *call, const void *addr,
+                                                          size_t len) {
+    SHMEMI_DEVICE_REPORT(call, "address %p (%llu bytes) is not in the symmetric heap", addr,
+                         (unsigned long long)len);
+}
+static __device__ __noinline__ void shmemi_dfatal_unreachable(const char *call, const void *addr,
+                                                              int pe) {
+    SHMEMI_DEVICE_REPORT(call, "address %p on PE %d is not reachable from this GPU", addr, pe);
+}
+static __device__ __noinline__ void shmemi_dfatal_timeout(const char *call, const void *addr) {
+    SHMEMI_DEVICE_REPORT(call, "wait on address %p timed out after %llu ms", addr,
+                         (unsigned long long)(shmemi_dstate.timeout_ns / 1000000));
+}
+
+SHMEMI_DI void shmemi_dcheck_pe(const char *call, int pe) {
+    if (SHMEM_DEVICE_CHECKS && (pe < 0 || pe >= shmemi_dstate.n_pes))
+        shmemi_dfatal_pe(call, pe);
+}
+SHMEMI_DI void shmemi_dcheck_symmetric(const char *call, const void *addr, size_t len) {
+    if (!SHMEM_DEVICE_CHECKS)
+        return;
+    const char *a = (const char *)addr;
+    if (!shmemi_dstate.initialized)
+        shmemi_dfatal_message(call, "called before shmem_init");
+    if (a < shmemi_dstate.heap_base || len > shmemi_dstate.heap_size ||
+        (size_t)(a - shmemi_dstate.heap_base) > shmemi_dstate.heap_size - len)
+        shmemi_dfatal_address(call, addr, len);
+}
+
+/* The address of symmetric object addr on PE pe when pe is load/store reachable, else NULL. */
+SHMEMI_DI void *shmemi_dptr(const void *addr, int pe) {
+    if (pe < 0 || pe >= shmemi_dstate.n_pes || pe >= SHMEMI_DEVICE_MAX_PES)
+        return NULL;
+    size_t off = (size_t)((const char *)addr - shmemi_dstate.heap_base);
+    if (off >= shmemi_dstate.heap_size)
+        return NULL;
+    switch (shmemi_dstate.peer_path[pe]) {
+    case SHMEMI_PATH_LOADSTORE:
+        return shmemi_dstate.peer_base[pe] + off;
+    default:
+        return NULL;
+    }
+}
+
+/* The remote address an RMA or AMO on [addr, addr+len) at pe goes to; checked, never NULL. */
+SHMEMI_DI void *shmemi_dremote(const char *call, const void *addr, size_t len, int pe) {
+    shmemi_dcheck_pe(call, pe);
+    shmemi_dcheck_symmetric(call, addr, len);
+    void *r = shmemi_dptr(addr, pe);
+    if (!r)
+        shmemi_dfatal_unreachable(call, addr, pe);
+    return r;
+}
+
+/* Wait loops check the clock every 1024 polls when SHMEM_DEVICE_TIMEOUT_MS is set. */
+struct shmemi_wait_timer {
+    uint64_t start;
+    uint32_t polls;
+};
+SHMEMI_DI void shmemi_wait_tick(shmemi_wait_timer &t, const char *call, const void *addr) {
+    uint64_t limit = shmemi_dstate.timeout_ns;
+    if (limit == 0 || (++t.polls & 1023u) != 0)
+        return;
+    uint64_t now = shmemi_clock_ns();
+    if (t.start == 0)
+        t.start = now;
+    else if (now - t.start > limit)
+        shmemi_dfatal_timeout(call, addr);
+}
+
+#endif
+
+#endif

@@ -1,0 +1,291 @@
+/* The ipc transport (see ipc.h). Segment operations only map memory; host RMA and AMOs on the
+ * GPU heap go through put/get/amo here (copies and a one-thread kernel), since host code cannot
+ * load or store device memory. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <shmem/device/impl/gpu_port.h>
+
+#include "transport/ipc/ipc.h"
+
+#define IPC_BLOB_MAGIC 0x49504331u /* "IPC1" */
+
+typedef struct {
+    uint32_t magic;
+    int32_t pid;
+    int32_t device;
+    uint32_t reserved;
+    gpu_ipc_mem_handle_t handle;
+} ipc_blob_t;
+
+static_assert(sizeof(ipc_blob_t) <= SHMEMI_SEGMENT_BLOB_SIZE, "IPC blob too large");
+
+static int ipc_device = -1;
+static char *local_base;
+static size_t local_size;
+static char **peer_base; /* n_pes entries, device addresses in this process */
+
+static int ipc_check(const char *what, gpu_error_t err) {
+    if (err == gpu_success)
+        return 0;
+    shmemi_warn("ipc", "%s failed: %s", what, gpu_get_error_string(err));
+    return -1;
+}
+
+int shmemi_ipc_device(void) {
+    return ipc_device;
+}
+
+char *shmemi_ipc_peer_base(int pe) {
+    if (!peer_base || pe < 0 || pe >= shmemi_state.n_pes)
+        return NULL;
+    return peer_base[pe];
+}
+
+void *shmemi_ipc_translate(const void *addr, int pe) {
+    const char *a = (const char *)addr;
+    char *base = shmemi_ipc_peer_base(pe);
+    if (!base || a < local_base || a >= local_base + local_size)
+        return NULL;
+    return base + (a - local_base);
+}
+
+/* The GPU of this PE: SHMEM_GPU_DEVICE if set, else the PE's rank on its node (the launcher's
+ * local rank where it gives one) modulo the number of visible GPUs, so PEs spread over the GPUs
+ * and several PEs share one when there are more PEs than GPUs. */
+static shmemi_status_t ipc_init(void) {
+    int count = 0;
+    if (ipc_check("counting GPUs", gpu_get_device_count(&count)) != 0 || count == 0) {
+        shmemi_warn("ipc", "no GPU is visible to this process");
+        return SHMEMI_ERR_PEER;
+    }
+    const char *forced = getenv("SHMEM_GPU_DEVICE");
+    const char *local = getenv("SHMEM_LOCAL_RANK");
+    if (!local)
+        local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    int rank = local ? atoi(local) : shmemi_state.my_pe;
+    ipc_device = forced ? atoi(forced) : rank % count;
+    if (ipc_device < 0 || ipc_device >= count) {
+        shmemi_warn("ipc", "SHMEM_GPU_DEVICE=%s is not one of the %d visible GPUs", forced, count);
+        return SHMEMI_ERR_INVALID;
+    }
+    if (ipc_check("selecting the GPU", gpu_set_device(ipc_device)) != 0)
+        return SHMEMI_ERR_PEER;
+    peer_base = (char **)calloc((size_t)shmemi_state.n_pes, sizeof(char *));
+    return peer_base ? SHMEMI_OK : SHMEMI_ERR_NOMEM;
+}
+
+static shmemi_status_t ipc_finalize(void) {
+    free(peer_base);
+    peer_base = NULL;
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_segment_create(size_t size, void **base_p,
+                                          unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]) {
+    void *p = NULL;
+    if (ipc_check("allocating the symmetric heap", gpu_malloc(&p, size)) != 0)
+        return SHMEMI_ERR_NOMEM;
+    ipc_blob_t b;
+    memset(&b, 0, sizeof(b));
+    b.magic = IPC_BLOB_MAGIC;
+    b.pid = (int32_t)getpid();
+    b.device = ipc_device;
+    if (ipc_check("clearing the symmetric heap", gpu_memset(p, 0, size)) != 0 ||
+        ipc_check("exporting the symmetric heap", gpu_ipc_get_mem_handle(&b.handle, p)) != 0) {
+        (void)gpu_free(p);
+        return SHMEMI_ERR_IO;
+    }
+    memcpy(blob, &b, sizeof(b));
+    local_base = (char *)p;
+    local_size = size;
+    if (peer_base)
+        peer_base[shmemi_state.my_pe] = local_base;
+    *base_p = p;
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_segment_share(void *base, size_t size,
+                                         unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]) {
+    (void)base, (void)size, (void)blob;
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
+/* Maps a peer's heap. Host code cannot load or store it, so the base reported to core is NULL
+ * (host operations then come through put/get/amo below); kernels use the mapping through the
+ * device state (shmemi_ipc_peer_base). */
+static shmemi_status_t ipc_segment_attach(int pe,
+                                          const unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE],
+                                          size_t size, void **base_p) {
+    ipc_blob_t b;
+    memcpy(&b, blob, sizeof(b));
+    (void)size;
+    if (b.magic != IPC_BLOB_MAGIC) {
+        shmemi_warn("ipc", "PE %d did not export a GPU heap", pe);
+        return SHMEMI_ERR_PEER;
+    }
+    void *p = NULL;
+    if (b.pid == (int32_t)getpid()) {
+        p = local_base;
+    } else if (ipc_check("mapping a peer's heap",
+                         gpu_ipc_open_mem_handle(&p, b.handle, gpu_ipc_lazy_enable_peer_access)) !=
+               0) {
+        return SHMEMI_ERR_PEER;
+    }
+    peer_base[pe] = (char *)p;
+    *base_p = NULL;
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_segment_detach(void *base, size_t size) {
+    (void)base, (void)size;
+    for (int pe = 0; peer_base && pe < shmemi_state.n_pes; pe++) {
+        if (pe != shmemi_state.my_pe && peer_base[pe] && peer_base[pe] != local_base)
+            (void)gpu_ipc_close_mem_handle(peer_base[pe]);
+        if (pe != shmemi_state.my_pe)
+            peer_base[pe] = NULL;
+    }
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_segment_destroy(void *base, size_t size) {
+    (void)size;
+    ipc_segment_detach(NULL, 0);
+    if (base && ipc_check("freeing the symmetric heap", gpu_free(base)) != 0)
+        return SHMEMI_ERR_IO;
+    local_base = NULL;
+    local_size = 0;
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_local_fill(void *dest, int value, size_t len) {
+    if (ipc_check("filling heap memory", gpu_memset(dest, value, len)) != 0 ||
+        ipc_check("filling heap memory", gpu_device_synchronize()) != 0)
+        return SHMEMI_ERR_IO;
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_local_copy(void *dest, const void *source, size_t len) {
+    return ipc_check("copying heap memory", gpu_memcpy(dest, source, len, gpu_memcpy_default))
+               ? SHMEMI_ERR_IO
+               : SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_put(void *dest, const void *source, size_t len, int pe) {
+    void *r = shmemi_ipc_translate(dest, pe);
+    if (!r)
+        return SHMEMI_ERR_INVALID;
+    return ipc_check("put", gpu_memcpy(r, source, len, gpu_memcpy_default)) ? SHMEMI_ERR_IO
+                                                                            : SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_get(void *dest, const void *source, size_t len, int pe) {
+    const void *r = shmemi_ipc_translate(source, pe);
+    if (!r)
+        return SHMEMI_ERR_INVALID;
+    return ipc_check("get", gpu_memcpy(dest, r, len, gpu_memcpy_default)) ? SHMEMI_ERR_IO
+                                                                          : SHMEMI_OK;
+}
+
+/* One thread performs the AMO with a relaxed system-scope atomic, so host AMOs are atomic with
+ * device AMOs on the same word. */
+template <typename T>
+__global__ void ipc_amo_kernel(int op, T *dest, T *fetch, T operand, T compare) {
+#if SHMEMI_DEVICE_PASS
+    T old;
+    switch (op) {
+    case SHMEMI_AMO_FETCH:
+        old = shmemi_ld_relaxed<SHMEMI_SCOPE_SYSTEM>(dest);
+        break;
+    case SHMEMI_AMO_SET:
+        old = 0;
+        shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, operand);
+        break;
+    case SHMEMI_AMO_SWAP:
+        old = shmemi_ptx_atom_swap_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, operand);
+        break;
+    case SHMEMI_AMO_CSWAP:
+        old = shmemi_ptx_atom_cas_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, compare, operand);
+        break;
+    case SHMEMI_AMO_ADD:
+        old = shmemi_ptx_atom_add_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, operand);
+        break;
+    case SHMEMI_AMO_AND:
+        old = shmemi_ptx_atom_and_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, operand);
+        break;
+    case SHMEMI_AMO_OR:
+        old = shmemi_ptx_atom_or_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, operand);
+        break;
+    default:
+        old = shmemi_ptx_atom_xor_relaxed<SHMEMI_SCOPE_SYSTEM>(dest, operand);
+        break;
+    }
+    *fetch = old;
+#else
+    (void)op, (void)dest, (void)fetch, (void)operand, (void)compare;
+#endif
+}
+
+template <typename T>
+static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, void *fetch_p,
+                                     const void *operand, const void *compare) {
+    T v = 0, c = 0, *d_fetch = NULL;
+    if (operand)
+        memcpy(&v, operand, sizeof(T));
+    if (compare)
+        memcpy(&c, compare, sizeof(T));
+    if (ipc_check("AMO buffer", gpu_malloc((void **)&d_fetch, sizeof(T))) != 0)
+        return SHMEMI_ERR_NOMEM;
+    ipc_amo_kernel<T><<<1, 1>>>((int)op, (T *)r, d_fetch, v, c);
+    T old = 0;
+    gpu_error_t err = gpu_memcpy(&old, d_fetch, sizeof(T), gpu_memcpy_default);
+    (void)gpu_free(d_fetch);
+    if (ipc_check("AMO", err) != 0)
+        return SHMEMI_ERR_IO;
+    if (fetch_p)
+        memcpy(fetch_p, &old, sizeof(T));
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_amo(shmemi_amo_op_t op, void *dest, void *fetch_p, const void *operand,
+                               const void *compare, size_t size, int pe) {
+    void *r = shmemi_ipc_translate(dest, pe);
+    if (!r)
+        return SHMEMI_ERR_INVALID;
+    if (size == 4)
+        return ipc_amo_sized<uint32_t>(op, r, fetch_p, operand, compare);
+    if (size == 8)
+        return ipc_amo_sized<uint64_t>(op, r, fetch_p, operand, compare);
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
+/* Host copies above are synchronous; quiet waits for kernels and copies in flight on this GPU. */
+static shmemi_status_t ipc_quiet(void) {
+    return ipc_check("quiet", gpu_device_synchronize()) ? SHMEMI_ERR_IO : SHMEMI_OK;
+}
+
+/* Host data only: HIP would otherwise also place this constant in device memory. */
+#if !defined(__HIP_DEVICE_COMPILE__)
+extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
+    .name = "ipc",
+    .init = ipc_init,
+    .finalize = ipc_finalize,
+    .segment_create = ipc_segment_create,
+    .segment_share = ipc_segment_share,
+    .segment_attach = ipc_segment_attach,
+    .segment_detach = ipc_segment_detach,
+    .segment_destroy = ipc_segment_destroy,
+    .local_fill = ipc_local_fill,
+    .local_copy = ipc_local_copy,
+    .put = ipc_put,
+    .get = ipc_get,
+    .amo = ipc_amo,
+    .quiet = ipc_quiet,
+};
+#endif
+
+/* The heap of a GPU build lives in GPU memory. */
+__attribute__((constructor)) static void ipc_select(void) {
+    shmemi_heap_transport_set(&shmemi_transport_ipc_ops);
+}

@@ -1,0 +1,89 @@
+/* The host side of a GPU program: the host API on the GPU heap (putmem, getmem, AMOs from the
+ * host into GPU memory through the ipc transport) and contexts created on the host used by kernels
+ * (a BYPASS context: puts, quiet and the non-acquiring signal wait). */
+#include <stdint.h>
+
+#include "gpu_test.h"
+
+static void barrier_on_stream(void) {
+    shmemx_barrier_all_on_stream(0);
+    GPU_CHECK(gpu_stream_synchronize(0));
+}
+
+/* The host API on the GPU heap: putmem / getmem / AMO from the host into GPU memory. */
+struct buffers {
+    int *dst;
+};
+
+static int host_api_test(buffers b) {
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    int vals[16], got[16];
+    for (int i = 0; i < 16; i++)
+        vals[i] = 5000 + me * 16 + i;
+    barrier_on_stream();
+    shmem_putmem(b.dst, vals, sizeof(vals), (me + 1) % n);
+    shmem_quiet();
+    barrier_on_stream();
+    GPU_CHECK(gpu_memcpy(got, b.dst, sizeof(got), gpu_memcpy_default));
+    long errors = 0;
+    int from = (me + n - 1) % n;
+    for (int i = 0; i < 16; i++)
+        errors += got[i] != 5000 + from * 16 + i;
+    shmem_getmem(got, b.dst, sizeof(got), (me + 1) % n);
+    for (int i = 0; i < 16; i++)
+        errors += got[i] != 5000 + me * 16 + i;
+    barrier_on_stream();
+    return gpu_test_report("host API on the GPU heap", errors);
+}
+
+/* A kernel on a BYPASS context made by shmem_ctx_create: payload and signal to the next PE, wait
+ * with the context's (non-acquiring) wait, read the payload with bypass loads. */
+__global__ void bypass_kernel(shmem_ctx_t ctx, long *data, uint64_t *sig, long *errors) {
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (threadIdx.x != 0)
+        return;
+    long local[32];
+    for (int i = 0; i < 32; i++)
+        local[i] = me * 1000 + i;
+    shmem_ctx_putmem(ctx, data, local, sizeof(local), (me + 1) % n);
+    shmem_ctx_quiet(ctx);
+    shmem_ctx_uint64_atomic_add(ctx, sig, 1, (me + 1) % n);
+    shmemx_ctx_signal_wait_until(ctx, sig, SHMEM_CMP_EQ, 1);
+    int from = (me + n - 1) % n;
+    for (int i = 0; i < 32; i++)
+        if (shmemx_long_ld_bypass(&data[i]) != from * 1000 + i)
+            (*errors)++;
+}
+
+static int bypass_ctx_test(void) {
+    shmem_ctx_t ctx;
+    if (shmem_ctx_create(SHMEMX_CTX_BYPASS, &ctx) != 0)
+        return gpu_test_report("BYPASS context in a kernel", 1);
+    long *data = (long *)gpu_test_zalloc(32 * sizeof(long));
+    uint64_t *sig = (uint64_t *)gpu_test_zalloc(sizeof(uint64_t));
+    long *errors;
+    GPU_CHECK(gpu_malloc((void **)&errors, sizeof(long)));
+    GPU_CHECK(gpu_memset(errors, 0, sizeof(long)));
+    barrier_on_stream();
+    bypass_kernel<<<1, 32>>>(ctx, data, sig, errors);
+    GPU_CHECK(gpu_get_last_error());
+    GPU_CHECK(gpu_device_synchronize());
+    long e = 0;
+    GPU_CHECK(gpu_memcpy(&e, errors, sizeof(long), gpu_memcpy_default));
+    barrier_on_stream();
+    shmem_ctx_destroy(ctx);
+    GPU_CHECK(gpu_free(errors));
+    return gpu_test_report("BYPASS context in a kernel", e);
+}
+
+int main(void) {
+    gpu_test_require_gpu();
+    shmem_init();
+    buffers b;
+    b.dst = (int *)gpu_test_zalloc(16 * sizeof(int));
+    barrier_on_stream();
+    int fails = host_api_test(b);
+    fails += bypass_ctx_test();
+    shmem_finalize();
+    return fails ? 1 : 0;
+}
