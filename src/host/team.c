@@ -12,7 +12,9 @@
 shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
 shmemi_coll_config_t shmemi_coll_config;
 
-/* Symmetric: SHMEMI_N_CHANNELS x n_pes token counters, and two exchange buffers per team slot. */
+/* Symmetric, in the internal segment (host memory on every platform, so the host can spin on
+ * it also where the heap is GPU memory): SHMEMI_N_CHANNELS x n_pes token counters, and two
+ * exchange buffers per team slot. */
 static uint64_t *tokens;
 static int64_t *exchange_base;
 /* Private: per channel and peer, tokens sent and tokens consumed. */
@@ -460,9 +462,9 @@ static shmemi_status_t coll_init(void) {
     size_t n = (size_t)shmemi_state.n_pes;
     int me = shmemi_state.my_pe;
     coll_read_env();
-    tokens = shmemi_heap_alloc(SHMEMI_N_CHANNELS * n * sizeof(uint64_t), 64);
+    tokens = shmemi_internal_alloc(SHMEMI_N_CHANNELS * n * sizeof(uint64_t), 64);
     exchange_base =
-        shmemi_heap_alloc(SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t), 64);
+        shmemi_internal_alloc(SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t), 64);
     tokens_sent = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     tokens_consumed = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     peer_tokens = calloc(n, sizeof(uint64_t *));
