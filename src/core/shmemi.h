@@ -138,6 +138,16 @@ static inline void *shmemi_ptr(const void *addr, int pe) {
     return shmemi_state.segments[s].peer_base[pe] + offset;
 }
 
+/* Nonzero when addr is this PE's symmetric memory that host code cannot load or store (the heap
+ * in GPU memory on GPU platforms): host code reaches it only through the heap's transport
+ * (shmemi_transport_local->local_copy). Zero for host memory and for any address outside the
+ * symmetric segments. */
+static inline int shmemi_local_on_device(const void *addr) {
+    size_t offset;
+    int s = shmemi_segment_of(addr, &offset);
+    return s >= 0 && shmemi_state.segments[s].peer_base[shmemi_state.my_pe] == NULL;
+}
+
 /* PE of this process as far as it is known: my_pe after shmem_init, the launcher's PE number
  * before it, -1 when neither is known. Used in messages. */
 int shmemi_my_pe_for_messages(void);

@@ -28,18 +28,23 @@ SHMEMI_API void shmemx_release(int scope) {
 }
 
 /* Types of 1, 2, 4 or 8 bytes are accessed with one atomic access; others (long double) by
- * copy. */
+ * copy. Words the host cannot touch (the heap in GPU memory) go through the heap's transport, with
+ * the stronger acquire/release order that its copies carry. */
 #define SHMEMI_DEF_BYPASS(TYPE, NAME)                                                              \
     SHMEMI_API TYPE shmemx_##NAME##_ld_bypass(const TYPE *addr) {                                  \
         TYPE value;                                                                                \
-        if (sizeof(TYPE) <= 8 && (sizeof(TYPE) & (sizeof(TYPE) - 1)) == 0)                         \
+        if (__builtin_expect(shmemi_local_on_device(addr), 0))                                     \
+            shmemi_local_read("shmemx_" #NAME "_ld_bypass", &value, addr, sizeof(TYPE));           \
+        else if (sizeof(TYPE) <= 8 && (sizeof(TYPE) & (sizeof(TYPE) - 1)) == 0)                    \
             __atomic_load(addr, &value, __ATOMIC_RELAXED);                                         \
         else                                                                                       \
             memcpy(&value, addr, sizeof(TYPE));                                                    \
         return value;                                                                              \
     }                                                                                              \
     SHMEMI_API void shmemx_##NAME##_st_bypass(TYPE *addr, TYPE value) {                            \
-        if (sizeof(TYPE) <= 8 && (sizeof(TYPE) & (sizeof(TYPE) - 1)) == 0)                         \
+        if (__builtin_expect(shmemi_local_on_device(addr), 0))                                     \
+            shmemi_local_write("shmemx_" #NAME "_st_bypass", addr, &value, sizeof(TYPE));          \
+        else if (sizeof(TYPE) <= 8 && (sizeof(TYPE) & (sizeof(TYPE) - 1)) == 0)                    \
             __atomic_store(addr, &value, __ATOMIC_RELAXED);                                        \
         else                                                                                       \
             memcpy(addr, &value, sizeof(TYPE));                                                    \

@@ -39,7 +39,17 @@ static inline void check_ivars(const char *call, const void *ivars, size_t nelem
     }
 }
 
-#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* The acquire load of a wait or test: a load of ivar when the host can reach it (on_host: not
+ * shmemi_local_on_device), else a read through the heap's transport (the heap in GPU memory). */
+#define LOAD(call, on_host, ivar)                                                                  \
+    __extension__({                                                                                \
+        __typeof__(*(ivar)) load_v_;                                                               \
+        if (__builtin_expect((on_host), 1))                                                        \
+            load_v_ = __atomic_load_n((ivar), __ATOMIC_ACQUIRE);                                   \
+        else                                                                                       \
+            shmemi_local_read((call), &load_v_, (ivar), sizeof(load_v_));                          \
+        load_v_;                                                                                   \
+    })
 
 /* Where the next _any scan of this thread starts (fairness among the entries). */
 static __thread size_t any_next;
@@ -48,14 +58,16 @@ static __thread size_t any_next;
     SHMEMI_API void shmem_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value) {               \
         static const char call[] = "shmem_" #NAME "_wait_until";                                   \
         check_ivars(call, ivar, 1, sizeof(TYPE));                                                  \
+        int on_host = !shmemi_local_on_device(ivar);                                               \
         unsigned spins = 0;                                                                        \
-        while (!SHMEMI_CMP(call, cmp, LOAD(ivar), cmp_value))                                      \
+        while (!SHMEMI_CMP(call, cmp, LOAD(call, on_host, ivar), cmp_value))                       \
             shmemi_wait_pause(&spins);                                                             \
     }                                                                                              \
     SHMEMI_API int shmem_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value) {                      \
         static const char call[] = "shmem_" #NAME "_test";                                         \
         check_ivars(call, ivar, 1, sizeof(TYPE));                                                  \
-        return SHMEMI_CMP(call, cmp, LOAD(ivar), cmp_value);                                       \
+        int on_host = !shmemi_local_on_device(ivar);                                               \
+        return SHMEMI_CMP(call, cmp, LOAD(call, on_host, ivar), cmp_value);                        \
     }
 SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT)
 #undef SHMEMI_DEF_WAIT
@@ -68,6 +80,7 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT)
                               int cmp, const TYPE *values, TYPE value, size_t *indices,            \
                               size_t max_found, size_t *active_p) {                                \
         size_t found = 0, active = 0;                                                              \
+        int on_host = !shmemi_local_on_device(ivars);                                              \
         /* _any forms start where the last one stopped, so every entry gets its turn. */           \
         size_t start = max_found == 1 && nelems > 0 ? any_next % nelems : 0;                       \
         for (size_t k = 0; k < nelems; k++) {                                                      \
@@ -75,7 +88,8 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT)
             if (status != NULL && status[i] != 0)                                                  \
                 continue;                                                                          \
             active++;                                                                              \
-            if (SHMEMI_CMP(call, cmp, LOAD(&ivars[i]), values ? values[i] : value)) {              \
+            if (SHMEMI_CMP(call, cmp, LOAD(call, on_host, &ivars[i]),                              \
+                           values ? values[i] : value)) {                                          \
                 if (found < max_found && indices != NULL)                                          \
                     indices[found] = i;                                                            \
                 if (found == 0 && max_found == 1)                                                  \
@@ -194,9 +208,10 @@ SHMEMI_P2P_SYNC_TYPES(SHMEMI_DEF_WAIT_MULTI)
 
 static uint64_t signal_wait(const char *call, uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
     check_ivars(call, sig_addr, 1, sizeof(uint64_t));
+    int on_host = !shmemi_local_on_device(sig_addr);
     unsigned spins = 0;
     for (;;) {
-        uint64_t v = LOAD(sig_addr);
+        uint64_t v = LOAD(call, on_host, sig_addr);
         if (SHMEMI_CMP(call, cmp, v, cmp_value))
             return v;
         shmemi_wait_pause(&spins);

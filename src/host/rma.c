@@ -135,6 +135,23 @@ static void transport_get(const char *call, void *dest, const void *source, size
         transport_failed(call, st, source, pe);
 }
 
+void shmemi_local_read(const char *call, void *dest, const void *addr, size_t len) {
+    shmemi_status_t st = shmemi_transport_local->local_copy(dest, addr, len);
+    if (st != SHMEMI_OK)
+        shmemi_fatal(call, "cannot read %zu bytes at %p through transport '%s' (status %d)", len,
+                     addr, shmemi_transport_local->name, (int)st);
+    SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
+}
+
+void shmemi_local_write(const char *call, void *addr, const void *source, size_t len) {
+    shmemi_nt_drain();
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    shmemi_status_t st = shmemi_transport_local->local_copy(addr, source, len);
+    if (st != SHMEMI_OK)
+        shmemi_fatal(call, "cannot write %zu bytes at %p through transport '%s' (status %d)", len,
+                     addr, shmemi_transport_local->name, (int)st);
+}
+
 static inline char *route(const char *call, const void *addr, size_t len, int pe) {
     if (__builtin_expect(shmemi_state.debug, 0))
         shmemi_check_symmetric(call, addr, len, pe);

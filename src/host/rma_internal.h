@@ -52,6 +52,14 @@ static inline size_t shmemi_nbytes(const char *call, size_t nelems, size_t elem_
     return len;
 }
 
+/* Copies len bytes of this PE's memory at addr (where shmemi_local_on_device holds) into dest
+ * through the heap's transport, then an acquire fence: an acquire load of the word. Fatal, naming
+ * call and addr, when the transport fails. */
+void shmemi_local_read(const char *call, void *dest, const void *addr, size_t len);
+/* A release fence, then copies len bytes from source to this PE's memory at addr through the
+ * heap's transport: a release store of the word. Fatal when the transport fails. */
+void shmemi_local_write(const char *call, void *addr, const void *source, size_t len);
+
 /* Contiguous transfers of len bytes; pe is team-relative on ctx. */
 void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
                       int pe);

@@ -1,6 +1,7 @@
 /* Put-with-signal and the signal operations. The signal update of put_signal is a release of the
  * put's data (outstanding non-temporal stores drained first); signal_add/set alone are relaxed
- * AMOs; signal_fetch is an acquire load. */
+ * AMOs; signal_fetch is an acquire load (through the heap's transport where the heap is GPU
+ * memory). */
 #include "core/shmemi.h"
 #include "host/rma_internal.h"
 
@@ -117,7 +118,11 @@ SHMEMI_API void shmem_putmem_signal_nbi(void *dest, const void *source, size_t n
 }
 
 SHMEMI_API uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!shmemi_local_on_device(sig_addr), 1))
+        return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    uint64_t v;
+    shmemi_local_read("shmem_signal_fetch", &v, sig_addr, sizeof(v));
+    return v;
 }
 
 SHMEMI_API void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {

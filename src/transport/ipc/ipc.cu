@@ -1,6 +1,7 @@
 /* The ipc transport (see ipc.h). Segment operations only map memory; host RMA and AMOs on the
  * GPU heap go through put/get/amo here (copies and a one-thread kernel), since host code cannot
  * load or store device memory. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +26,13 @@ static int ipc_device = -1;
 static char *local_base;
 static size_t local_size;
 static char **peer_base; /* n_pes entries, device addresses in this process */
+/* The stream of local copies: it does not wait for the legacy default stream, so a host wait that
+ * polls a heap word is not held up behind a running kernel (which may be the one that sets it). */
+static gpu_stream_t copy_stream;
+/* The fetched value of a host AMO, kept from init to finalize: freeing device memory would wait
+ * for every kernel in flight. One host AMO at a time uses it. */
+static uint64_t *amo_fetch;
+static pthread_mutex_t amo_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int ipc_check(const char *what, gpu_error_t err) {
     if (err == gpu_success)
@@ -72,6 +80,11 @@ static shmemi_status_t ipc_init(void) {
     }
     if (ipc_check("selecting the GPU", gpu_set_device(ipc_device)) != 0)
         return SHMEMI_ERR_PEER;
+    if (ipc_check("creating the copy stream",
+                  gpu_stream_create_with_flags(&copy_stream, gpu_stream_non_blocking)) != 0 ||
+        ipc_check("allocating the AMO result", gpu_malloc((void **)&amo_fetch, sizeof(uint64_t))) !=
+            0)
+        return SHMEMI_ERR_PEER;
     peer_base = (char **)calloc((size_t)shmemi_state.n_pes, sizeof(char *));
     return peer_base ? SHMEMI_OK : SHMEMI_ERR_NOMEM;
 }
@@ -79,6 +92,12 @@ static shmemi_status_t ipc_init(void) {
 static shmemi_status_t ipc_finalize(void) {
     free(peer_base);
     peer_base = NULL;
+    if (amo_fetch)
+        (void)gpu_free(amo_fetch);
+    amo_fetch = NULL;
+    if (copy_stream)
+        (void)gpu_stream_destroy(copy_stream);
+    copy_stream = NULL;
     return SHMEMI_OK;
 }
 
@@ -166,26 +185,33 @@ static shmemi_status_t ipc_local_fill(void *dest, int value, size_t len) {
     return SHMEMI_OK;
 }
 
+/* A synchronous copy on the copy stream. Host operations on the heap (RMA, AMOs, and the host's
+ * loads and stores of heap words in waits, tests and bypass accesses) must not wait for kernels
+ * in flight: one of them may be waiting for this very operation. */
+static shmemi_status_t ipc_copy(const char *what, void *dest, const void *source, size_t len) {
+    if (ipc_check(what, gpu_memcpy_async(dest, source, len, gpu_memcpy_default, copy_stream)) !=
+            0 ||
+        ipc_check(what, gpu_stream_synchronize(copy_stream)) != 0)
+        return SHMEMI_ERR_IO;
+    return SHMEMI_OK;
+}
+
 static shmemi_status_t ipc_local_copy(void *dest, const void *source, size_t len) {
-    return ipc_check("copying heap memory", gpu_memcpy(dest, source, len, gpu_memcpy_default))
-               ? SHMEMI_ERR_IO
-               : SHMEMI_OK;
+    return ipc_copy("copying heap memory", dest, source, len);
 }
 
 static shmemi_status_t ipc_put(void *dest, const void *source, size_t len, int pe) {
     void *r = shmemi_ipc_translate(dest, pe);
     if (!r)
         return SHMEMI_ERR_INVALID;
-    return ipc_check("put", gpu_memcpy(r, source, len, gpu_memcpy_default)) ? SHMEMI_ERR_IO
-                                                                            : SHMEMI_OK;
+    return ipc_copy("put", r, source, len);
 }
 
 static shmemi_status_t ipc_get(void *dest, const void *source, size_t len, int pe) {
     const void *r = shmemi_ipc_translate(source, pe);
     if (!r)
         return SHMEMI_ERR_INVALID;
-    return ipc_check("get", gpu_memcpy(dest, r, len, gpu_memcpy_default)) ? SHMEMI_ERR_IO
-                                                                          : SHMEMI_OK;
+    return ipc_copy("get", dest, r, len);
 }
 
 /* One thread performs the AMO with a relaxed system-scope atomic, so host AMOs are atomic with
@@ -230,19 +256,20 @@ __global__ void ipc_amo_kernel(int op, T *dest, T *fetch, T operand, T compare) 
 template <typename T>
 static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, void *fetch_p,
                                      const void *operand, const void *compare) {
-    T v = 0, c = 0, *d_fetch = NULL;
+    T v = 0, c = 0;
     if (operand)
         memcpy(&v, operand, sizeof(T));
     if (compare)
         memcpy(&c, compare, sizeof(T));
-    if (ipc_check("AMO buffer", gpu_malloc((void **)&d_fetch, sizeof(T))) != 0)
-        return SHMEMI_ERR_NOMEM;
-    ipc_amo_kernel<T><<<1, 1>>>((int)op, (T *)r, d_fetch, v, c);
     T old = 0;
-    gpu_error_t err = gpu_memcpy(&old, d_fetch, sizeof(T), gpu_memcpy_default);
-    (void)gpu_free(d_fetch);
-    if (ipc_check("AMO", err) != 0)
-        return SHMEMI_ERR_IO;
+    pthread_mutex_lock(&amo_lock);
+    ipc_amo_kernel<T><<<1, 1, 0, copy_stream>>>((int)op, (T *)r, (T *)amo_fetch, v, c);
+    shmemi_status_t st = ipc_check("AMO", gpu_get_last_error()) != 0
+                             ? SHMEMI_ERR_IO
+                             : ipc_copy("AMO", &old, amo_fetch, sizeof(T));
+    pthread_mutex_unlock(&amo_lock);
+    if (st != SHMEMI_OK)
+        return st;
     if (fetch_p)
         memcpy(fetch_p, &old, sizeof(T));
     return SHMEMI_OK;

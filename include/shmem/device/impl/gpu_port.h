@@ -64,6 +64,9 @@ typedef cudaDeviceProp gpu_device_prop_t;
 #define gpu_ipc_close_mem_handle cudaIpcCloseMemHandle
 #define gpu_ipc_lazy_enable_peer_access cudaIpcMemLazyEnablePeerAccess
 #define gpu_stream_synchronize cudaStreamSynchronize
+#define gpu_stream_create_with_flags cudaStreamCreateWithFlags
+#define gpu_stream_destroy cudaStreamDestroy
+#define gpu_stream_non_blocking cudaStreamNonBlocking
 #define gpu_launch_kernel cudaLaunchKernel
 #define gpu_launch_cooperative_kernel cudaLaunchCooperativeKernel
 #define gpu_occupancy_max_active_blocks cudaOccupancyMaxActiveBlocksPerMultiprocessor
@@ -103,6 +106,9 @@ typedef hipDeviceProp_t gpu_device_prop_t;
 #define gpu_ipc_close_mem_handle hipIpcCloseMemHandle
 #define gpu_ipc_lazy_enable_peer_access hipIpcMemLazyEnablePeerAccess
 #define gpu_stream_synchronize hipStreamSynchronize
+#define gpu_stream_create_with_flags hipStreamCreateWithFlags
+#define gpu_stream_destroy hipStreamDestroy
+#define gpu_stream_non_blocking hipStreamNonBlocking
 #define gpu_launch_kernel hipLaunchKernel
 #define gpu_launch_cooperative_kernel hipLaunchCooperativeKernel
 #define gpu_occupancy_max_active_blocks hipOccupancyMaxActiveBlocksPerMultiprocessor
