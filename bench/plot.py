@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Draws latency-vs-size and bandwidth-vs-size charts (PNG) from a comparison result file.
 
-Usage: bench/plot.py [RESULT.json ...] [--outdir DIR]
+Usage: bench/plot.py [RESULT.json ...] [--outdir DIR] [--markdown]
 Without files it takes the newest bench/results/*-cpu-p2p.json. For each file F.json it writes
 F-latency.png and F-bandwidth.png next to it (or into --outdir): ours as solid lines, the other
 library dashed, one colour per benchmark. Needs matplotlib (Debian: apt-get install
-python3-matplotlib).
+python3-matplotlib). --markdown prints each file's table (ours, OSHMEM, ratio, goal) as Markdown
+instead, and needs nothing.
 """
 
 import argparse
@@ -143,10 +144,32 @@ def plot_file(plt, path, outdir):
     return written
 
 
+def markdown(path):
+    with open(path) as f:
+        doc = json.load(f)
+    print(f"`{doc.get('command', '')}`, {doc.get('date', '')}, commit `{doc.get('commit', '')[:10]}`, "
+          f"{doc['machine'].get('cpu_model', '')} ({doc['machine'].get('nproc', '?')} cores), "
+          f"load average {' '.join(doc.get('loadavg_before', []))} before the run.\n")
+    print("| benchmark | op | mode | size (B) | unit | libshmem | OSHMEM | ratio | goal |")
+    print("|---|---|---|---:|---|---:|---:|---:|---|")
+    for e in doc["results"]:
+        unit = e.get("unit", "")
+        cells = []
+        for lib in ("ours", "oshmem"):
+            v = e.get(lib)
+            cells.append("-" if not v else f"{v['median']:.4f}" if unit == "us" else
+                         f"{v['median']:.2f}")
+        ratio = "-" if e.get("ratio") is None else f"{e['ratio']:.3f}"
+        met = {None: "n/a", True: "met", False: "**missed**"}[e.get("goal_met")]
+        print(f"| {e['bench']} | {e['op']} | {e['mode']} | {e['size']} | {unit} | {cells[0]} | "
+              f"{cells[1]} | {ratio} | {e['goal']}: {met} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", help="result files (default: the newest *-cpu-p2p.json)")
     ap.add_argument("--outdir", default="", help="folder for the PNG files (default: beside each)")
+    ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     opts = ap.parse_args()
     files = opts.files
     if not files:
@@ -154,6 +177,10 @@ def main():
         if not found:
             sys.exit("plot.py: no bench/results/*-cpu-p2p.json; run bench/run-cpu-compare first")
         files = found[-1:]
+    if opts.markdown:
+        for path in files:
+            markdown(path)
+        return 0
     plt = load_matplotlib()
     if plt is None:
         sys.exit("plot.py: matplotlib is not installed, no charts drawn "

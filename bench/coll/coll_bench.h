@@ -1,7 +1,8 @@
-/* Shared by the collective benchmarks: the point-to-point helpers (options -b/-e/-f/-n/-w/-r,
- * timing, patterns, table and JSON output) plus what collectives need on top. Written against
- * the OpenSHMEM 1.4 API (active sets, pSync, pWrk) so that the same source builds with Open MPI's
- * OSHMEM; where the library offers OpenSHMEM 1.5 teams, the team form is measured too. */
+/* Shared by the collective benchmarks: the point-to-point benchmarks' code (options
+ * -b/-e/-f/-n/-w/-r, timing, patterns, table and JSON output) plus what collectives need on top.
+ * Written against the OpenSHMEM 1.4 API (active sets, pSync, pWrk) so that the same source builds
+ * with Open MPI's OSHMEM; where the library offers OpenSHMEM 1.5 teams, the team form is measured
+ * too. */
 #ifndef COLL_BENCH_H
 #define COLL_BENCH_H
 

@@ -10,7 +10,8 @@
 SHMEMI_EXTERN_C_BEGIN
 
 /* Returns when every PE called it; completes all operations of the default context first (quiet)
- * and makes them visible to every PE after the barrier: sc, scope world. */
+ * and makes them visible to every PE after the barrier: sc, scope world. Litmus: MP+barrier,
+ * MP+barrier+ctx, MP+st+barrier. */
 void shmem_barrier_all(void);
 
 /* Returns when every PE called it; no completion of outstanding puts or AMOs, but local stores

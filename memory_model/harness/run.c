@@ -247,9 +247,8 @@ typedef struct report {
 
 /* Projects the counted rows onto the variables of the condition, compares them with the model's
  * states, prints the result block. Returns 1 if a state the model forbids was seen. */
-static int report_test(const run_cfg_t *cfg, report_t *rep, const plan_t *p,
-                       const exec_outcome_t *o, const harness_counts_t *h, long rounds,
-                       double secs) {
+static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
+                       const harness_counts_t *h, long rounds, double secs) {
     const litmus_test_t *t = p->test;
     harness_counts_t shown = {.ncols = o->nshown};
     int64_t v[EXEC_MAX_SHOWN];
@@ -356,7 +355,6 @@ static int report_test(const run_cfg_t *cfg, report_t *rep, const plan_t *p,
     rep->ntests++;
     rep->forbidden_tests += forbidden;
     rep->iterations += total;
-    (void)cfg;
     return forbidden;
 }
 
@@ -540,8 +538,7 @@ int litmus_run_main(int argc, char **argv) {
                 cfg.h.instances, cfg.h.stress, (unsigned long long)cfg.h.seed);
     }
     for (int i = 0; i < ntests; i++)
-        if (ran[i] && report_test(&cfg, &rep, &p[i], &o[i], &h[i], rounds[i], secs[i]) &&
-            status == 0)
+        if (ran[i] && report_test(&rep, &p[i], &o[i], &h[i], rounds[i], secs[i]) && status == 0)
             status = 1;
     if (rep.json) {
         fprintf(rep.json,

@@ -207,6 +207,24 @@ void shmemi_internal_free(void *ptr);
 /* Its segment index (the last one), -1 outside shmem_init..shmem_finalize. */
 extern int shmemi_internal_segment;
 
+/* ---- memory shared by the host and the GPU (src/core/host_shared.c) ------------------------ */
+
+/* Host memory that kernels may read and write at the same address as the host: library objects
+ * that user kernels dereference (context objects). calloc/free on the cpu platform; a GPU
+ * platform installs pinned, mapped memory from a constructor, before shmem_init:
+ *   __attribute__((constructor)) static void pick(void) { shmemi_host_shared_set(&ops); }
+ * alloc returns zeroed memory or NULL; free accepts what alloc returned. */
+typedef struct shmemi_host_shared_ops {
+    void *(*alloc)(size_t size);
+    void (*free)(void *ptr);
+} shmemi_host_shared_ops_t;
+
+void shmemi_host_shared_set(const shmemi_host_shared_ops_t *ops);
+/* Zeroed memory of size bytes through the installed allocator; NULL when there is none left. */
+void *shmemi_host_shared_alloc(size_t size);
+/* Frees what shmemi_host_shared_alloc returned; NULL is ignored. */
+void shmemi_host_shared_free(void *ptr);
+
 /* ---- bootstrap (src/core/bootstrap*.c) ----------------------------------------------------- */
 
 typedef struct shmemi_bootstrap_ops {

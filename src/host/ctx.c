@@ -1,8 +1,9 @@
 /* Communication contexts: creation and destruction under one lock, everything else lock-free.
  * Context objects come from slabs that live until shmem_finalize, so a destroyed handle still
- * points at an object whose cleared magic reports the misuse instead of reading freed memory. */
+ * points at an object whose cleared magic reports the misuse instead of reading freed memory.
+ * Kernels dereference context handles, so the slabs are memory the GPU can reach too
+ * (shmemi_host_shared_alloc). */
 #include <pthread.h>
-#include <stdlib.h>
 
 #include "core/shmemi.h"
 #include "host/ctx_internal.h"
@@ -42,7 +43,7 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
         shmemi_fatal(call, "unknown context options 0x%lx", options & ~SHMEMI_CTX_KNOWN_OPTIONS);
     pthread_mutex_lock(&ctx_lock);
     if (ctx_free == NULL) {
-        struct shmemi_ctx_slab *slab = calloc(1, sizeof(*slab));
+        struct shmemi_ctx_slab *slab = shmemi_host_shared_alloc(sizeof(*slab));
         if (slab == NULL) {
             pthread_mutex_unlock(&ctx_lock);
             *ctx_p = SHMEM_CTX_INVALID;
@@ -121,7 +122,7 @@ static void ctx_module_finalize(void) {
     pthread_mutex_lock(&ctx_lock);
     while (ctx_slabs != NULL) {
         struct shmemi_ctx_slab *next = ctx_slabs->next;
-        free(ctx_slabs);
+        shmemi_host_shared_free(ctx_slabs);
         ctx_slabs = next;
     }
     ctx_free = NULL;

@@ -1,4 +1,4 @@
-/* Helpers shared by the multi-PE collective tests: checks that end the whole job with a message,
+/* Shared by the multi-PE collective tests: checks that end the whole job with a message,
  * deterministic pseudo-random values (never zero) that every PE can recompute for every other PE,
  * and the algorithm choice from the command line. */
 #ifndef COLL_TEST_H

@@ -375,6 +375,12 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
     return rc;
 }
 
+/* A barrier of all PEs from the host: the stream-ordered form, the GPU platform's host barrier. */
+static void barrier(void) {
+    shmemx_barrier_all_on_stream(0);
+    CUDA_OK(cudaStreamSynchronize(0));
+}
+
 static void *zalloc(size_t bytes) {
     void *a = shmem_malloc(bytes);
     if (!a) {
@@ -508,7 +514,7 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         CUDA_OK(cudaMemcpy(dslot, slot, (size_t)K * sizeof(int), cudaMemcpyHostToDevice));
         reset_kernel<<<64, 256>>>(a, K);
         CUDA_OK(cudaDeviceSynchronize());
-        shmem_barrier_all();
+        barrier();
         void *args[] = {&a};
         int rc =
             shmemx_collective_launch((const void *)litmus_kernel, dim3(B), dim3(T), args, 0, 0);
@@ -524,7 +530,7 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
                     err);
             shmem_global_exit(2);
         }
-        shmem_barrier_all();
+        barrier();
         if (me == 0 && ncols > 0) {
             gather_cols gc;
             gc.ncols = ncols;
@@ -547,7 +553,7 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         done += kr;
         if (me == 0)
             harness_stop_decide(&limits, test, done, harness_now() - start);
-        shmem_barrier_all();
+        barrier();
         if (harness_stop_seen(o, test))
             break;
     }

@@ -31,12 +31,21 @@
     }
 
 #if SHMEMI_DEVICE_PASS
-/* Contexts: SHMEM_CTX_DEFAULT is the default path; any other context is read for its BYPASS
- * option and team (the context object is plain data readable by kernels). */
+/* Contexts: SHMEM_CTX_DEFAULT (NULL) is the default path and is never dereferenced; any other
+ * context is read for its BYPASS option and team (the library keeps context objects in host
+ * memory mapped into the GPU, so kernels read the handles that shmem_ctx_create returned). Under
+ * SHMEM_DEVICE_CHECKS, SHMEM_CTX_INVALID or a destroyed context stops the kernel. */
+SHMEMI_DI void shmemi_dcheck_ctx(shmem_ctx_t ctx) {
+    if (SHMEM_DEVICE_CHECKS && ctx != SHMEM_CTX_DEFAULT &&
+        (ctx == SHMEM_CTX_INVALID || ctx->magic != SHMEMI_CTX_MAGIC))
+        shmemi_dfatal_message("shmem_ctx_*", "invalid context: SHMEM_CTX_INVALID or destroyed");
+}
 SHMEMI_DI int shmemi_dctx_bypass(shmem_ctx_t ctx) {
+    shmemi_dcheck_ctx(ctx);
     return ctx != SHMEM_CTX_DEFAULT && ctx->bypass != 0;
 }
 SHMEMI_DI int shmemi_dctx_pe(shmem_ctx_t ctx, int pe) {
+    shmemi_dcheck_ctx(ctx);
     if (ctx == SHMEM_CTX_DEFAULT || ctx->team == NULL)
         return pe;
     return ctx->team_start + pe * ctx->team_stride;

@@ -51,6 +51,9 @@ typedef cudaDeviceProp gpu_device_prop_t;
 #define gpu_device_synchronize cudaDeviceSynchronize
 #define gpu_malloc cudaMalloc
 #define gpu_free cudaFree
+#define gpu_host_alloc cudaHostAlloc
+#define gpu_host_free cudaFreeHost
+#define gpu_host_alloc_mapped_portable (cudaHostAllocMapped | cudaHostAllocPortable)
 #define gpu_memset cudaMemset
 #define gpu_memcpy cudaMemcpy
 #define gpu_memcpy_async cudaMemcpyAsync
@@ -87,6 +90,9 @@ typedef hipDeviceProp_t gpu_device_prop_t;
 #define gpu_device_synchronize hipDeviceSynchronize
 #define gpu_malloc hipMalloc
 #define gpu_free hipFree
+#define gpu_host_alloc hipHostMalloc
+#define gpu_host_free hipHostFree
+#define gpu_host_alloc_mapped_portable (hipHostMallocMapped | hipHostMallocPortable)
 #define gpu_memset hipMemset
 #define gpu_memcpy hipMemcpy
 #define gpu_memcpy_async hipMemcpyAsync
