@@ -88,7 +88,7 @@ def plot(path, outdir, plt):
     written = []
 
     bw = series(rows, lambda r: r["unit"] == "GB/s" and r["lib"] in ("libshmem", "nvshmem") and
-                r["bench"] in ("put_bw", "get_bw", "p_bw"))
+                r["bench"] in ("put_bw", "get_bw", "p_bw", "put_on_stream_bw"))
     if bw:
         fig, ax = plt.subplots(figsize=(11, 7))
         draw(ax, bw, colors)

@@ -120,34 +120,6 @@ static void close_pe(int pe) {
     pes[pe].has_pending = 0;
 }
 
-static int send_all(int fd, const void *buf, size_t len) {
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-static int recv_all(int fd, void *buf, size_t len) {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t n = recv(fd, p, len, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static void set_timeouts(int fd) {
     struct timeval tv = {.tv_sec = IO_TIMEOUT_S};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -200,8 +172,8 @@ static void check_collective(void) {
         free(pes[i].pending);
         pes[i].pending = NULL;
         pes[i].has_pending = 0;
-        if (send_all(pes[i].fd, &h, sizeof(h)) != 0 ||
-            (total && send_all(pes[i].fd, all, total) != 0))
+        if (shmemi_wire_send_all(pes[i].fd, &h, sizeof(h)) != 0 ||
+            (total && shmemi_wire_send_all(pes[i].fd, all, total) != 0))
             fail_job(1, "cannot answer PE %d: %s", i, strerror(errno));
     }
     free(all);
@@ -221,9 +193,9 @@ static void accept_pe(int listen_fd) {
     set_timeouts(fd);
     shmemi_wire_header_t h;
     char their_secret[SHMEMI_WIRE_SECRET_LEN];
-    if (recv_all(fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
+    if (shmemi_wire_recv_all(fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
         h.type != SHMEMI_WIRE_HELLO || h.len != SHMEMI_WIRE_SECRET_LEN ||
-        recv_all(fd, their_secret, sizeof(their_secret)) != 0) {
+        shmemi_wire_recv_all(fd, their_secret, sizeof(their_secret)) != 0) {
         close(fd);
         return;
     }
@@ -238,7 +210,7 @@ static void accept_pe(int listen_fd) {
     }
     shmemi_wire_header_t reply = {
         .magic = SHMEMI_WIRE_MAGIC, .type = SHMEMI_WIRE_HELLO, .arg = n_pes};
-    if (send_all(fd, &reply, sizeof(reply)) != 0) {
+    if (shmemi_wire_send_all(fd, &reply, sizeof(reply)) != 0) {
         close(fd);
         return;
     }
@@ -248,7 +220,7 @@ static void accept_pe(int listen_fd) {
 
 static void read_pe(int pe) {
     shmemi_wire_header_t h;
-    if (recv_all(pes[pe].fd, &h, sizeof(h)) != 0) {
+    if (shmemi_wire_recv_all(pes[pe].fd, &h, sizeof(h)) != 0) {
         close_pe(pe);
         pes[pe].gone = 1;
         return;
@@ -262,7 +234,8 @@ static void read_pe(int pe) {
     switch (h.type) {
     case SHMEMI_WIRE_ALLGATHER: {
         char *payload = h.len ? malloc(h.len) : NULL;
-        if ((h.len && !payload) || (h.len && recv_all(pes[pe].fd, payload, h.len) != 0) ||
+        if ((h.len && !payload) ||
+            (h.len && shmemi_wire_recv_all(pes[pe].fd, payload, h.len) != 0) ||
             pes[pe].has_pending) {
             free(payload);
             fail_job(1, "PE %d: broken collective message", pe);

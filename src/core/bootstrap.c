@@ -46,40 +46,12 @@ static int hub_fd = -1;
 static pthread_mutex_t collective_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int send_all(int fd, const void *buf, size_t len) {
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-static int recv_all(int fd, void *buf, size_t len) {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t n = recv(fd, p, len, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int hub_send(uint32_t type, int32_t arg, const void *payload, size_t len) {
     shmemi_wire_header_t h = {.magic = SHMEMI_WIRE_MAGIC, .type = type, .len = len, .arg = arg};
     pthread_mutex_lock(&send_lock);
-    int rc = send_all(hub_fd, &h, sizeof(h));
+    int rc = shmemi_wire_send_all(hub_fd, &h, sizeof(h));
     if (rc == 0 && len)
-        rc = send_all(hub_fd, payload, len);
+        rc = shmemi_wire_send_all(hub_fd, payload, len);
     pthread_mutex_unlock(&send_lock);
     return rc;
 }
@@ -95,12 +67,12 @@ static shmemi_status_t launcher_allgather(const void *in, void *out, size_t len)
         hub_lost("a collective");
     shmemi_wire_header_t h;
     size_t expected = len * (size_t)shmemi_state.n_pes;
-    if (recv_all(hub_fd, &h, sizeof(h)) != 0)
+    if (shmemi_wire_recv_all(hub_fd, &h, sizeof(h)) != 0)
         hub_lost("a collective");
     if (h.magic != SHMEMI_WIRE_MAGIC || h.type != SHMEMI_WIRE_ALLGATHER || h.len != expected)
         shmemi_fatal("bootstrap", "unexpected reply from shmemrun (type %u, %llu bytes)", h.type,
                      (unsigned long long)h.len);
-    if (expected && recv_all(hub_fd, out, expected) != 0)
+    if (expected && shmemi_wire_recv_all(hub_fd, out, expected) != 0)
         hub_lost("a collective");
     pthread_mutex_unlock(&collective_lock);
     return SHMEMI_OK;
@@ -154,7 +126,7 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
                      strerror(errno));
     shmemi_wire_header_t h;
     if (hub_send(SHMEMI_WIRE_HELLO, pe, secret, SHMEMI_WIRE_SECRET_LEN) != 0 ||
-        recv_all(hub_fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
+        shmemi_wire_recv_all(hub_fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
         h.type != SHMEMI_WIRE_HELLO || h.arg <= pe)
         shmemi_fatal("shmem_init", "shmemrun refused PE %d (wrong job secret or PE number)", pe);
     *my_pe_p = pe;

@@ -13,7 +13,11 @@
 #ifndef SHMEMI_BOOTSTRAP_WIRE_H
 #define SHMEMI_BOOTSTRAP_WIRE_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 #define SHMEMI_WIRE_MAGIC 0x4c534831u /* "LSH1" */
 #define SHMEMI_WIRE_SECRET_LEN 32     /* hex characters */
@@ -33,5 +37,34 @@ typedef struct {
     int32_t arg;
     uint32_t reserved;
 } shmemi_wire_header_t;
+
+/* Send or receive exactly len bytes, retrying after signals; -1 when the peer is gone. */
+static inline int shmemi_wire_send_all(int fd, const void *buf, size_t len) {
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static inline int shmemi_wire_recv_all(int fd, void *buf, size_t len) {
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = recv(fd, p, len, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
 
 #endif
