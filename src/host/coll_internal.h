@@ -71,6 +71,10 @@ void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int
 /* The mapped address of symmetric object addr on team member index (load/store route). */
 void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index);
 
+/* Fatal, naming call and addr, when addr is memory that host code cannot load or store (the heap
+ * in GPU memory): the algorithms here move data with host loads and stores. */
+void shmemi_coll_check_host_memory(const char *call, const void *addr);
+
 /* Tokens on the team's channel, addressed by team member index. */
 void shmemi_token_send(const shmemi_team_state_t *t, int index);
 void shmemi_token_wait(const shmemi_team_state_t *t, int index);

@@ -16,6 +16,7 @@ static uint64_t *lock_word(const char *call, long *lock) {
     if (lock == NULL)
         shmemi_fatal(call, "lock is NULL");
     shmemi_check_aligned(call, lock, sizeof(long), SHMEMI_LOCK_HOME_PE);
+    shmemi_coll_check_host_memory(call, lock);
     uint64_t *word = shmemi_ptr(lock, SHMEMI_LOCK_HOME_PE);
     if (word == NULL)
         shmemi_fatal(call, "lock %p is not a symmetric object reachable on PE %d", (void *)lock,

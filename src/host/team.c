@@ -82,8 +82,17 @@ void shmemi_team_barrier(const shmemi_team_state_t *t) {
 
 /* ---- argument checks ------------------------------------------------------------------------ */
 
+void shmemi_coll_check_host_memory(const char *call, const void *addr) {
+    if (__builtin_expect(shmemi_local_on_device(addr), 0))
+        shmemi_fatal(call,
+                     "address %p is in GPU memory: collectives on GPU memory from the host are not "
+                     "supported yet; use the device collectives or shmemx_barrier_all_on_stream",
+                     addr);
+}
+
 void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr,
                        int index) {
+    shmemi_coll_check_host_memory(call, addr);
     int pe = shmemi_team_world_pe(t, index);
     if (pe == shmemi_state.my_pe)
         return (void *)(uintptr_t)addr;
@@ -102,6 +111,8 @@ void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int
 
 void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
                                size_t blen, int same_ok) {
+    shmemi_coll_check_host_memory(call, a);
+    shmemi_coll_check_host_memory(call, b);
     uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
     if (alen == 0 || blen == 0 || (same_ok && a0 == b0))
         return;

@@ -6,8 +6,11 @@
  *            for the host's answer before it ends).
  *   host:    every PE sets its slot of an array on every PE with a host AMO; each host waits with
  *            wait_until_all, wait_until_any, wait_until and the tests.
- *   local:   p, g, atomics and bypass stores/loads of the host on its own heap. */
+ *   local:   p, g, atomics and bypass stores/loads of the host on its own heap.
+ * Usage: test_device_host_wait [collective|lock]: instead, a host collective or lock on GPU heap
+ * memory, which must end the job with a clear message. */
 #include <stdint.h>
+#include <string.h>
 
 #include "gpu_test.h"
 
@@ -105,9 +108,22 @@ static int local_test(void) {
     return gpu_test_report("host access to its own heap", errors);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     gpu_test_require_gpu();
     shmem_init();
+    if (argc > 1 && strcmp(argv[1], "collective") == 0) {
+        long *src = (long *)gpu_test_zalloc(WORDS * sizeof(long));
+        long *dst = (long *)gpu_test_zalloc(WORDS * sizeof(long));
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, WORDS);
+        printf("PE %d: host collective on GPU memory returned\n", shmem_my_pe());
+        return 1;
+    }
+    if (argc > 1 && strcmp(argv[1], "lock") == 0) {
+        long *lock = (long *)gpu_test_zalloc(sizeof(long));
+        shmem_set_lock(lock);
+        printf("PE %d: host lock on GPU memory returned\n", shmem_my_pe());
+        return 1;
+    }
     int fails = kernel_test();
     fails += host_test();
     fails += local_test();
