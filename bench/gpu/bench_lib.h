@@ -176,7 +176,7 @@ __device__ __forceinline__ void bl_put_signal_nbi(bl_ctx_t, void *d, const void 
     else
         nvshmem_putmem_signal_nbi(d, s, n, sig, v, NVSHMEM_SIGNAL_SET, pe);
 }
-/* NVSHMEM's signal wait does not acquire (ANCHORS: stale plain loads without a fence after it):
+/* NVSHMEM's signal wait does not acquire (plain loads after it can be stale without a fence):
  * the fence a correct NVSHMEM program needs before reading the payload with plain loads. */
 __device__ __forceinline__ void bl_signal_wait_ge(bl_ctx_t, uint64_t *sig, uint64_t v) {
     nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, v);
