@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Table "Standard RMA Types and Names": put, get, p, g, iput, iget, ibput, ibget, and _nbi. */
-#define SHMEMI_RMA_TYPES(X)                                                                        \
+/* Table "Standard RMA Types and Names" without long double, which GPUs cannot represent: the
+ * device API's RMA types. */
+#define SHMEMI_RMA_TYPES_NO_LONGDOUBLE(X)                                                          \
     X(float, float)                                                                                \
     X(double, double)                                                                              \
-    X(long double, longdouble)                                                                     \
     X(char, char)                                                                                  \
     X(signed char, schar)                                                                          \
     X(short, short)                                                                                \
@@ -33,6 +33,11 @@
     X(uint64_t, uint64)                                                                            \
     X(size_t, size)                                                                                \
     X(ptrdiff_t, ptrdiff)
+
+/* Table "Standard RMA Types and Names": put, get, p, g, iput, iget, ibput, ibget, and _nbi. */
+#define SHMEMI_RMA_TYPES(X)                                                                        \
+    SHMEMI_RMA_TYPES_NO_LONGDOUBLE(X)                                                              \
+    X(long double, longdouble)
 
 /* Sized RMA routines: X(bits, C type of that width). */
 #define SHMEMI_RMA_SIZES(X)                                                                        \

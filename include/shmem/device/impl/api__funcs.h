@@ -224,32 +224,8 @@ SHMEMI_DEV_MEM_RMA(get, _nbi, void, const void)
          size_t nelems, int pe),                                                                   \
         (ctx, dest, source, dst, sst, nelems, pe),                                                 \
         shmemi_api_iget("shmem_ctx_" #NAME "_iget", ctx, dest, source, dst, sst, nelems, pe);)
-#define SHMEMI_DEV_TYPED_RMA_GPU(CT, NAME) SHMEMI_DEV_TYPED_RMA(CT, NAME)
 /* long double has no GPU representation; every other type of the RMA table is provided. */
-#define SHMEMI_DEV_RMA_TYPES(X)                                                                    \
-    X(float, float)                                                                                \
-    X(double, double)                                                                              \
-    X(char, char)                                                                                  \
-    X(signed char, schar)                                                                          \
-    X(short, short)                                                                                \
-    X(int, int)                                                                                    \
-    X(long, long)                                                                                  \
-    X(long long, longlong)                                                                         \
-    X(unsigned char, uchar)                                                                        \
-    X(unsigned short, ushort)                                                                      \
-    X(unsigned int, uint)                                                                          \
-    X(unsigned long, ulong)                                                                        \
-    X(unsigned long long, ulonglong)                                                               \
-    X(int8_t, int8)                                                                                \
-    X(int16_t, int16)                                                                              \
-    X(int32_t, int32)                                                                              \
-    X(int64_t, int64)                                                                              \
-    X(uint8_t, uint8)                                                                              \
-    X(uint16_t, uint16)                                                                            \
-    X(uint32_t, uint32)                                                                            \
-    X(uint64_t, uint64)                                                                            \
-    X(size_t, size)                                                                                \
-    X(ptrdiff_t, ptrdiff)
+#define SHMEMI_DEV_RMA_TYPES(X) SHMEMI_RMA_TYPES_NO_LONGDOUBLE(X)
 SHMEMI_DEV_RMA_TYPES(SHMEMI_DEV_TYPED_RMA)
 
 /* Group forms (device only): every thread of the group calls with the same arguments. */
