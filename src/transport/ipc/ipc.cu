@@ -62,6 +62,9 @@ void *shmemi_ipc_translate(const void *addr, int pe) {
 /* The GPU of this PE: SHMEM_GPU_DEVICE if set, else the PE's rank on its node (the launcher's
  * local rank where it gives one) modulo the number of visible GPUs, so PEs spread over the GPUs
  * and several PEs share one when there are more PEs than GPUs. */
+template <typename T>
+__global__ void ipc_amo_kernel(int op, T *dest, T *fetch, T operand, T compare);
+
 static shmemi_status_t ipc_init(void) {
     int count = 0;
     if (ipc_check("counting GPUs", gpu_get_device_count(&count)) != 0 || count == 0) {
@@ -84,6 +87,15 @@ static shmemi_status_t ipc_init(void) {
                   gpu_stream_create_with_flags(&copy_stream, gpu_stream_non_blocking)) != 0 ||
         ipc_check("allocating the AMO result", gpu_malloc((void **)&amo_fetch, sizeof(uint64_t))) !=
             0)
+        return SHMEMI_ERR_PEER;
+    /* Load the AMO kernels now. With lazy module loading (CUDA's default) the first launch of a
+     * kernel may wait for the kernels already running, so a host AMO that answers a running
+     * kernel's wait (test_device_host_wait) would never start. */
+    gpu_func_attributes attr;
+    if (ipc_check("loading the AMO kernels",
+                  gpu_func_get_attributes(&attr, (const void *)ipc_amo_kernel<uint32_t>)) != 0 ||
+        ipc_check("loading the AMO kernels",
+                  gpu_func_get_attributes(&attr, (const void *)ipc_amo_kernel<uint64_t>)) != 0)
         return SHMEMI_ERR_PEER;
     peer_base = (char **)calloc((size_t)shmemi_state.n_pes, sizeof(char *));
     return peer_base ? SHMEMI_OK : SHMEMI_ERR_NOMEM;

@@ -67,6 +67,8 @@ typedef cudaDeviceProp gpu_device_prop_t;
 #define gpu_stream_create_with_flags cudaStreamCreateWithFlags
 #define gpu_stream_destroy cudaStreamDestroy
 #define gpu_stream_non_blocking cudaStreamNonBlocking
+#define gpu_func_attributes cudaFuncAttributes
+#define gpu_func_get_attributes cudaFuncGetAttributes
 #define gpu_launch_kernel cudaLaunchKernel
 #define gpu_launch_cooperative_kernel cudaLaunchCooperativeKernel
 #define gpu_occupancy_max_active_blocks cudaOccupancyMaxActiveBlocksPerMultiprocessor
@@ -109,6 +111,8 @@ typedef hipDeviceProp_t gpu_device_prop_t;
 #define gpu_stream_create_with_flags hipStreamCreateWithFlags
 #define gpu_stream_destroy hipStreamDestroy
 #define gpu_stream_non_blocking hipStreamNonBlocking
+#define gpu_func_attributes hipFuncAttributes
+#define gpu_func_get_attributes hipFuncGetAttributes
 #define gpu_launch_kernel hipLaunchKernel
 #define gpu_launch_cooperative_kernel hipLaunchCooperativeKernel
 #define gpu_occupancy_max_active_blocks hipOccupancyMaxActiveBlocksPerMultiprocessor
