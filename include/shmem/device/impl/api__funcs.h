@@ -139,58 +139,28 @@ SHMEMI_TWIN(void *, shmem_ptr, (const void *dest, int pe), (dest, pe),
 /* ---- RMA --------------------------------------------------------------------------------------
  */
 
-#define SHMEMI_DEV_MEM_RMA(OP, SUFFIX, DT, ST)                                                     \
-    SHMEMI_TWIN(void, shmem_##OP##mem##SUFFIX, (DT * dest, ST * source, size_t nelems, int pe),    \
+/* The default and context forms of one contiguous RMA call on elements of ESIZE bytes:
+ * shmem_STEM and shmem_ctx_STEM. */
+#define SHMEMI_DEV_RMA_PAIR(OP, STEM, DT, ESIZE)                                                   \
+    SHMEMI_TWIN(void, shmem_##STEM, (DT * dest, const DT *source, size_t nelems, int pe),          \
                 (dest, source, nelems, pe),                                                        \
-                shmemi_api_##OP<SHMEMI_GROUP_THREAD>(                                              \
-                    "shmem_" #OP "mem" #SUFFIX, SHMEM_CTX_DEFAULT, dest, source, nelems, pe);)     \
-    SHMEMI_TWIN(void, shmem_ctx_##OP##mem##SUFFIX,                                                 \
-                (shmem_ctx_t ctx, DT * dest, ST * source, size_t nelems, int pe),                  \
+                shmemi_api_##OP<SHMEMI_GROUP_THREAD>("shmem_" #STEM, SHMEM_CTX_DEFAULT, dest,      \
+                                                     source, nelems * (ESIZE), pe);)               \
+    SHMEMI_TWIN(void, shmem_ctx_##STEM,                                                            \
+                (shmem_ctx_t ctx, DT * dest, const DT *source, size_t nelems, int pe),             \
                 (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_##OP<SHMEMI_GROUP_THREAD>("shmem_ctx_" #OP "mem" #SUFFIX, ctx, dest,    \
-                                                     source, nelems, pe);)
-SHMEMI_DEV_MEM_RMA(put, , void, const void)
-SHMEMI_DEV_MEM_RMA(put, _nbi, void, const void)
-SHMEMI_DEV_MEM_RMA(get, , void, const void)
-SHMEMI_DEV_MEM_RMA(get, _nbi, void, const void)
+                shmemi_api_##OP<SHMEMI_GROUP_THREAD>("shmem_ctx_" #STEM, ctx, dest, source,        \
+                                                     nelems * (ESIZE), pe);)
+SHMEMI_DEV_RMA_PAIR(put, putmem, void, 1)
+SHMEMI_DEV_RMA_PAIR(put, putmem_nbi, void, 1)
+SHMEMI_DEV_RMA_PAIR(get, getmem, void, 1)
+SHMEMI_DEV_RMA_PAIR(get, getmem_nbi, void, 1)
 
 #define SHMEMI_DEV_TYPED_RMA(CT, NAME)                                                             \
-    SHMEMI_TWIN(void, shmem_##NAME##_put, (CT * dest, const CT *source, size_t nelems, int pe),    \
-                (dest, source, nelems, pe),                                                        \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_" #NAME "_put", SHMEM_CTX_DEFAULT,      \
-                                                    dest, source, nelems * sizeof(CT), pe);)       \
-    SHMEMI_TWIN(void, shmem_ctx_##NAME##_put,                                                      \
-                (shmem_ctx_t ctx, CT * dest, const CT *source, size_t nelems, int pe),             \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_ctx_" #NAME "_put", ctx, dest, source,  \
-                                                    nelems * sizeof(CT), pe);)                     \
-    SHMEMI_TWIN(void, shmem_##NAME##_put_nbi,                                                      \
-                (CT * dest, const CT *source, size_t nelems, int pe), (dest, source, nelems, pe),  \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_" #NAME "_put_nbi", SHMEM_CTX_DEFAULT,  \
-                                                    dest, source, nelems * sizeof(CT), pe);)       \
-    SHMEMI_TWIN(void, shmem_ctx_##NAME##_put_nbi,                                                  \
-                (shmem_ctx_t ctx, CT * dest, const CT *source, size_t nelems, int pe),             \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_ctx_" #NAME "_put_nbi", ctx, dest,      \
-                                                    source, nelems * sizeof(CT), pe);)             \
-    SHMEMI_TWIN(void, shmem_##NAME##_get, (CT * dest, const CT *source, size_t nelems, int pe),    \
-                (dest, source, nelems, pe),                                                        \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_" #NAME "_get", SHMEM_CTX_DEFAULT,      \
-                                                    dest, source, nelems * sizeof(CT), pe);)       \
-    SHMEMI_TWIN(void, shmem_ctx_##NAME##_get,                                                      \
-                (shmem_ctx_t ctx, CT * dest, const CT *source, size_t nelems, int pe),             \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_ctx_" #NAME "_get", ctx, dest, source,  \
-                                                    nelems * sizeof(CT), pe);)                     \
-    SHMEMI_TWIN(void, shmem_##NAME##_get_nbi,                                                      \
-                (CT * dest, const CT *source, size_t nelems, int pe), (dest, source, nelems, pe),  \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_" #NAME "_get_nbi", SHMEM_CTX_DEFAULT,  \
-                                                    dest, source, nelems * sizeof(CT), pe);)       \
-    SHMEMI_TWIN(void, shmem_ctx_##NAME##_get_nbi,                                                  \
-                (shmem_ctx_t ctx, CT * dest, const CT *source, size_t nelems, int pe),             \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_ctx_" #NAME "_get_nbi", ctx, dest,      \
-                                                    source, nelems * sizeof(CT), pe);)             \
+    SHMEMI_DEV_RMA_PAIR(put, NAME##_put, CT, sizeof(CT))                                           \
+    SHMEMI_DEV_RMA_PAIR(put, NAME##_put_nbi, CT, sizeof(CT))                                       \
+    SHMEMI_DEV_RMA_PAIR(get, NAME##_get, CT, sizeof(CT))                                           \
+    SHMEMI_DEV_RMA_PAIR(get, NAME##_get_nbi, CT, sizeof(CT))                                       \
     SHMEMI_TWIN(void, shmem_##NAME##_p, (CT * dest, CT value, int pe), (dest, value, pe),          \
                 shmemi_api_p("shmem_" #NAME "_p", SHMEM_CTX_DEFAULT, dest, value, pe);)            \
     SHMEMI_TWIN(void, shmem_ctx_##NAME##_p, (shmem_ctx_t ctx, CT * dest, CT value, int pe),        \

@@ -72,44 +72,10 @@ SHMEMI_DEV_RMA_TYPES(SHMEMI_DEV_TYPED_IB)
 
 #define SHMEMI_SZ(BITS) typename shmemi_sized<BITS>::type
 #define SHMEMI_DEV_SIZED_RMA(BITS)                                                                 \
-    SHMEMI_TWIN(void, shmem_put##BITS, (void *dest, const void *source, size_t nelems, int pe),    \
-                (dest, source, nelems, pe),                                                        \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_put" #BITS, SHMEM_CTX_DEFAULT, dest,    \
-                                                    source, nelems * (BITS / 8), pe);)             \
-    SHMEMI_TWIN(void, shmem_ctx_put##BITS,                                                         \
-                (shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe),          \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_ctx_put" #BITS, ctx, dest, source,      \
-                                                    nelems * (BITS / 8), pe);)                     \
-    SHMEMI_TWIN(void, shmem_put##BITS##_nbi,                                                       \
-                (void *dest, const void *source, size_t nelems, int pe),                           \
-                (dest, source, nelems, pe),                                                        \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_put" #BITS "_nbi", SHMEM_CTX_DEFAULT,   \
-                                                    dest, source, nelems * (BITS / 8), pe);)       \
-    SHMEMI_TWIN(void, shmem_ctx_put##BITS##_nbi,                                                   \
-                (shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe),          \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_put<SHMEMI_GROUP_THREAD>("shmem_ctx_put" #BITS "_nbi", ctx, dest,       \
-                                                    source, nelems * (BITS / 8), pe);)             \
-    SHMEMI_TWIN(void, shmem_get##BITS, (void *dest, const void *source, size_t nelems, int pe),    \
-                (dest, source, nelems, pe),                                                        \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_get" #BITS, SHMEM_CTX_DEFAULT, dest,    \
-                                                    source, nelems * (BITS / 8), pe);)             \
-    SHMEMI_TWIN(void, shmem_ctx_get##BITS,                                                         \
-                (shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe),          \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_ctx_get" #BITS, ctx, dest, source,      \
-                                                    nelems * (BITS / 8), pe);)                     \
-    SHMEMI_TWIN(void, shmem_get##BITS##_nbi,                                                       \
-                (void *dest, const void *source, size_t nelems, int pe),                           \
-                (dest, source, nelems, pe),                                                        \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_get" #BITS "_nbi", SHMEM_CTX_DEFAULT,   \
-                                                    dest, source, nelems * (BITS / 8), pe);)       \
-    SHMEMI_TWIN(void, shmem_ctx_get##BITS##_nbi,                                                   \
-                (shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe),          \
-                (ctx, dest, source, nelems, pe),                                                   \
-                shmemi_api_get<SHMEMI_GROUP_THREAD>("shmem_ctx_get" #BITS "_nbi", ctx, dest,       \
-                                                    source, nelems * (BITS / 8), pe);)             \
+    SHMEMI_DEV_RMA_PAIR(put, put##BITS, void, BITS / 8)                                            \
+    SHMEMI_DEV_RMA_PAIR(put, put##BITS##_nbi, void, BITS / 8)                                      \
+    SHMEMI_DEV_RMA_PAIR(get, get##BITS, void, BITS / 8)                                            \
+    SHMEMI_DEV_RMA_PAIR(get, get##BITS##_nbi, void, BITS / 8)                                      \
     SHMEMI_TWIN(                                                                                   \
         void, shmem_iput##BITS,                                                                    \
         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),     \
