@@ -156,6 +156,19 @@ SHMEMI_DEV_RMA_PAIR(put, putmem_nbi, void, 1)
 SHMEMI_DEV_RMA_PAIR(get, getmem, void, 1)
 SHMEMI_DEV_RMA_PAIR(get, getmem_nbi, void, 1)
 
+/* The default and context forms of one strided RMA call on elements of type CT. */
+#define SHMEMI_DEV_STRIDED_PAIR(OP, STEM, CT)                                                      \
+    SHMEMI_TWIN(                                                                                   \
+        void, shmem_##STEM,                                                                        \
+        (CT * dest, const CT *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),        \
+        (dest, source, dst, sst, nelems, pe),                                                      \
+        shmemi_api_##OP("shmem_" #STEM, SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);)   \
+    SHMEMI_TWIN(void, shmem_ctx_##STEM,                                                            \
+                (shmem_ctx_t ctx, CT * dest, const CT *source, ptrdiff_t dst, ptrdiff_t sst,       \
+                 size_t nelems, int pe),                                                           \
+                (ctx, dest, source, dst, sst, nelems, pe),                                         \
+                shmemi_api_##OP("shmem_ctx_" #STEM, ctx, dest, source, dst, sst, nelems, pe);)
+
 #define SHMEMI_DEV_TYPED_RMA(CT, NAME)                                                             \
     SHMEMI_DEV_RMA_PAIR(put, NAME##_put, CT, sizeof(CT))                                           \
     SHMEMI_DEV_RMA_PAIR(put, NAME##_put_nbi, CT, sizeof(CT))                                       \
@@ -170,30 +183,8 @@ SHMEMI_DEV_RMA_PAIR(get, getmem_nbi, void, 1)
                 return shmemi_api_g("shmem_" #NAME "_g", SHMEM_CTX_DEFAULT, source, pe);)          \
     SHMEMI_TWIN(CT, shmem_ctx_##NAME##_g, (shmem_ctx_t ctx, const CT *source, int pe),             \
                 (ctx, source, pe), return shmemi_api_g("shmem_ctx_" #NAME "_g", ctx, source, pe);) \
-    SHMEMI_TWIN(                                                                                   \
-        void, shmem_##NAME##_iput,                                                                 \
-        (CT * dest, const CT *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),        \
-        (dest, source, dst, sst, nelems, pe),                                                      \
-        shmemi_api_iput("shmem_" #NAME "_iput", SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, \
-                        pe);)                                                                      \
-    SHMEMI_TWIN(                                                                                   \
-        void, shmem_ctx_##NAME##_iput,                                                             \
-        (shmem_ctx_t ctx, CT * dest, const CT *source, ptrdiff_t dst, ptrdiff_t sst,               \
-         size_t nelems, int pe),                                                                   \
-        (ctx, dest, source, dst, sst, nelems, pe),                                                 \
-        shmemi_api_iput("shmem_ctx_" #NAME "_iput", ctx, dest, source, dst, sst, nelems, pe);)     \
-    SHMEMI_TWIN(                                                                                   \
-        void, shmem_##NAME##_iget,                                                                 \
-        (CT * dest, const CT *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),        \
-        (dest, source, dst, sst, nelems, pe),                                                      \
-        shmemi_api_iget("shmem_" #NAME "_iget", SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, \
-                        pe);)                                                                      \
-    SHMEMI_TWIN(                                                                                   \
-        void, shmem_ctx_##NAME##_iget,                                                             \
-        (shmem_ctx_t ctx, CT * dest, const CT *source, ptrdiff_t dst, ptrdiff_t sst,               \
-         size_t nelems, int pe),                                                                   \
-        (ctx, dest, source, dst, sst, nelems, pe),                                                 \
-        shmemi_api_iget("shmem_ctx_" #NAME "_iget", ctx, dest, source, dst, sst, nelems, pe);)
+    SHMEMI_DEV_STRIDED_PAIR(iput, NAME##_iput, CT)                                                 \
+    SHMEMI_DEV_STRIDED_PAIR(iget, NAME##_iget, CT)
 /* long double has no GPU representation; every other type of the RMA table is provided. */
 #define SHMEMI_DEV_RMA_TYPES(X) SHMEMI_RMA_TYPES_NO_LONGDOUBLE(X)
 SHMEMI_DEV_RMA_TYPES(SHMEMI_DEV_TYPED_RMA)
