@@ -441,23 +441,6 @@ static int level_of(const cat_model_t *m, const char *tag) {
     return -1;
 }
 
-/* Finds the path from node `at` to thread p; returns its length, or 0 if p is not below. */
-static int scope_path(const litmus_test_t *t, int at, int p, int *path, int depth) {
-    const litmus_scope_node_t *nd = &t->scope_nodes[at];
-    if (depth >= LITMUS_MAX_SCOPE_NODES)
-        return 0;
-    path[depth] = at;
-    for (int i = 0; i < nd->nprocs; i++)
-        if (nd->procs[i] == p)
-            return depth + 1;
-    for (int i = 0; i < nd->nchildren; i++) {
-        int len = scope_path(t, nd->children[i], p, path, depth + 1);
-        if (len)
-            return len;
-    }
-    return 0;
-}
-
 static int node_rank(const cat_model_t *m, const litmus_test_t *t, int node) {
     const char *tag = t->scope_nodes[node].tag;
     return tag[0] ? level_of(m, tag) : m->nlevels - 1;
@@ -488,7 +471,7 @@ static int build_scopes(exec_ctx_t *c) {
     int inst[LITMUS_MAX_THREADS][CAT_MAX_LEVELS];
     for (int p = 0; p < t->nthreads; p++) {
         int path[LITMUS_MAX_SCOPE_NODES];
-        int len = scope_path(t, t->scope_root, p, path, 0);
+        int len = litmus_scope_path(t, t->scope_root, p, path, 0);
         for (int l = 0; l < m->nlevels; l++) {
             inst[p][l] = 1000 + p;
             for (int k = 0; k < len; k++)

@@ -135,6 +135,10 @@ enum {
     LITMUS_NLEVELS
 };
 
+/* The nodes from scope node `at` down to the one that lists `thread`, stored in path[depth..];
+ * returns the path's end (depth + its length), or 0 if the thread is not below `at`. */
+int litmus_scope_path(const litmus_test_t *t, int at, int thread, int *path, int depth);
+
 /* The level index of a scope tag ("block" -> LITMUS_LEVEL_BLOCK), or -1. */
 int litmus_level_of(const char *tag);
 
