@@ -564,31 +564,16 @@ static int resolve_value(exec_ctx_t *c, int w, int64_t *out) {
     return 1;
 }
 
-static int prop_holds(exec_ctx_t *c, int i, const int64_t *regs) {
-    const litmus_prop_t *p = &c->t->props[i];
-    switch (p->op) {
-    case LITMUS_PROP_REG:
-        return regs[p->proc * LITMUS_MAX_REGS + p->reg] == p->value;
-    case LITMUS_PROP_LOC:
-        return c->val[c->co_last[p->loc]] == p->value;
-    case LITMUS_PROP_AND:
-        for (int k = 0; k < p->nargs; k++)
-            if (!prop_holds(c, p->args[k], regs))
-                return 0;
-        return 1;
-    case LITMUS_PROP_OR:
-        for (int k = 0; k < p->nargs; k++)
-            if (prop_holds(c, p->args[k], regs))
-                return 1;
-        return 0;
-    case LITMUS_PROP_NOT:
-        return !prop_holds(c, p->args[0], regs);
-    case LITMUS_PROP_TRUE:
-        return 1;
-    case LITMUS_PROP_FALSE:
-        return 0;
-    }
-    return 0;
+typedef struct final_state {
+    const exec_ctx_t *c;
+    const int64_t *regs;
+} final_state_t;
+
+static int64_t final_leaf(const litmus_prop_t *p, const void *state) {
+    const final_state_t *f = state;
+    if (p->op == LITMUS_PROP_REG)
+        return f->regs[p->proc * LITMUS_MAX_REGS + p->reg];
+    return f->c->val[f->c->co_last[p->loc]];
 }
 
 typedef int (*visit_fn)(exec_ctx_t *c, void *arg);
@@ -785,7 +770,8 @@ static int visit_check(exec_ctx_t *c, void *arg) {
             regs[e->thread * LITMUS_MAX_REGS + e->reg] = v;
         }
     }
-    if (prop_holds(c, c->t->prop_root, regs))
+    final_state_t fin = {c, regs};
+    if (litmus_prop_holds(c->t, c->t->prop_root, final_leaf, &fin))
         out->pos++;
     else
         out->neg++;

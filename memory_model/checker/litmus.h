@@ -111,6 +111,12 @@ typedef struct litmus_test {
     litmus_prop_t props[LITMUS_MAX_COND_NODES];
 } litmus_test_t;
 
+/* The value that a REG or LOC node of the condition compares, in one final state. */
+typedef int64_t (*litmus_leaf_fn)(const litmus_prop_t *leaf, const void *state);
+
+/* Whether condition node `i` of `t` holds in the final state whose values `leaf` reads. */
+int litmus_prop_holds(const litmus_test_t *t, int i, litmus_leaf_fn leaf, const void *state);
+
 /* Parses `text` (the contents of `file`) into *test. Returns 0, or -1 with *err filled in. */
 int litmus_parse(const char *file, const char *text, litmus_test_t *test, litmus_error_t *err);
 

@@ -209,37 +209,23 @@ int plan_build(const litmus_test_t *t, plan_t *p, litmus_error_t *err) {
     return 0;
 }
 
-static int eval(const plan_t *p, int i, const int64_t *row) {
-    const litmus_prop_t *q = &p->test->props[i];
-    switch (q->op) {
-    case LITMUS_PROP_REG: {
-        int c = q->reg < PLAN_MAX_REGS ? p->reg_col[q->proc][q->reg] : -1;
-        return (c < 0 ? 0 : row[c]) == q->value;
-    }
-    case LITMUS_PROP_LOC:
-        return row[p->loc_col[q->loc]] == q->value;
-    case LITMUS_PROP_AND:
-        for (int k = 0; k < q->nargs; k++)
-            if (!eval(p, q->args[k], row))
-                return 0;
-        return 1;
-    case LITMUS_PROP_OR:
-        for (int k = 0; k < q->nargs; k++)
-            if (eval(p, q->args[k], row))
-                return 1;
-        return 0;
-    case LITMUS_PROP_NOT:
-        return !eval(p, q->args[0], row);
-    case LITMUS_PROP_TRUE:
-        return 1;
-    case LITMUS_PROP_FALSE:
-        return 0;
-    }
-    return 0;
+typedef struct plan_row {
+    const plan_t *p;
+    const int64_t *row;
+} plan_row_t;
+
+/* A register that no event sets keeps its initial 0. */
+static int64_t row_leaf(const litmus_prop_t *q, const void *state) {
+    const plan_row_t *r = state;
+    if (q->op == LITMUS_PROP_LOC)
+        return r->row[r->p->loc_col[q->loc]];
+    int c = q->reg < PLAN_MAX_REGS ? r->p->reg_col[q->proc][q->reg] : -1;
+    return c < 0 ? 0 : r->row[c];
 }
 
 int plan_eval_cond(const plan_t *p, const int64_t *row) {
-    return eval(p, p->test->prop_root, row);
+    plan_row_t r = {p, row};
+    return litmus_prop_holds(p->test, p->test->prop_root, row_leaf, &r);
 }
 
 void plan_col_name(const plan_t *p, int c, char *buf, int cap) {
