@@ -2,7 +2,6 @@
 
 #include <shmem/bypass.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int fail(litmus_error_t *err, const litmus_test_t *t, int line, const char *msg,
@@ -10,12 +9,10 @@ static int fail(litmus_error_t *err, const litmus_test_t *t, int line, const cha
     return litmus_fail(err, t->file, line, 1, "the harness cannot run this: %s%s", msg, what);
 }
 
+/* The SHMEMX_SCOPE_* of a scope name: the library's scopes are the test's levels, in order. */
 static int level_scope(const char *s) {
-    static const char *const names[] = {"thread", "warp", "block", "device", "pe", "world"};
-    for (int i = 0; i < 6; i++)
-        if (strcmp(s, names[i]) == 0)
-            return SHMEMX_SCOPE_THREAD + i;
-    return -1;
+    int level = litmus_level_of(s);
+    return level < 0 ? -1 : SHMEMX_SCOPE_THREAD + (level - LITMUS_LEVEL_THREAD);
 }
 
 static int ctx_index(const char *s) {
@@ -175,9 +172,8 @@ int plan_build(const litmus_test_t *t, plan_t *p, litmus_error_t *err) {
     if (p->nblocks > LITMUS_MAX_THREADS || p->nwarps > LITMUS_MAX_THREADS)
         return fail(err, t, 0, "more blocks or warps than threads", "");
     for (int l = 0; l < t->nlocs; l++) {
-        const char *r = t->region[l];
-        if (strncmp(r, "pe", 2) != 0 || r[2] < '0' || r[2] > '9' ||
-            (p->loc_home[l] = atoi(r + 2)) >= p->npes)
+        p->loc_home[l] = litmus_loc_home(t, l);
+        if (p->loc_home[l] < 0 || p->loc_home[l] >= p->npes)
             return fail(err, t, 0, "no home PE in regions: for ", t->locs[l]);
     }
     for (int th = 0; th < t->nthreads; th++)
