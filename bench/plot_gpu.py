@@ -16,26 +16,10 @@ import json
 import os
 import sys
 
+from plot import load_matplotlib
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-SYSTEM_PYTHON = "/usr/bin/python3"
 STYLE = {"libshmem": "-", "nvshmem": "--", "nccl": ":"}
-
-
-def load_matplotlib():
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        return plt
-    except ImportError:
-        pass
-    if (os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) !=
-            os.path.realpath(SYSTEM_PYTHON) and not os.environ.get("BENCH_PLOT_REEXEC")):
-        os.environ["BENCH_PLOT_REEXEC"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    return None
 
 
 def series(rows, pred):
@@ -78,6 +62,18 @@ def draw(ax, data, colors):
     ax.grid(True, which="both", alpha=0.3)
 
 
+def save(plt, fig, ax, xlabel, ylabel, title, path, written):
+    """Labels the chart, writes it to path and records the path in written."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    written.append(path)
+
+
 def plot(path, outdir, plt):
     with open(path) as f:
         doc = json.load(f)
@@ -99,14 +95,9 @@ def plot(path, outdir, plt):
         nvl = doc.get("ceilings", {}).get("nvlink_GBps_per_direction")
         if nvl:
             ax.axhline(nvl, color="gray", linestyle="-.", label=f"NVLink {nvl:g} GB/s per direction")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("GB/s (1e9 B/s)")
-        ax.set_title("GPU bandwidth, 2 x H200 over NVLink: libshmem (solid) vs NVSHMEM (dashed)")
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        fig.savefig(base + "-bandwidth.png", dpi=90)
-        plt.close(fig)
-        written.append(base + "-bandwidth.png")
+        save(plt, fig, ax, "message size (bytes)", "GB/s (1e9 B/s)",
+             "GPU bandwidth, 2 x H200 over NVLink: libshmem (solid) vs NVSHMEM (dashed)",
+             base + "-bandwidth.png", written)
 
     lat = series(rows, lambda r: r["unit"] == "us" and r["lib"] in ("libshmem", "nvshmem") and
                  r["bench"] in ("p_latency", "put_latency", "put_signal_ping_pong_latency",
@@ -115,44 +106,29 @@ def plot(path, outdir, plt):
         fig, ax = plt.subplots(figsize=(11, 7))
         draw(ax, lat, colors)
         ax.set_yscale("log")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("microseconds (one-way per iteration; ping-pong: half round trip)")
-        ax.set_title("GPU latency, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)")
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        fig.savefig(base + "-latency.png", dpi=90)
-        plt.close(fig)
-        written.append(base + "-latency.png")
+        save(plt, fig, ax, "message size (bytes)",
+             "microseconds (one-way per iteration; ping-pong: half round trip)",
+             "GPU latency, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)",
+             base + "-latency.png", written)
 
     ar = series(rows, lambda r: r["bench"] in ("allreduce", "allgather"))
     if ar:
         fig, ax = plt.subplots(figsize=(11, 7))
         draw(ax, ar, colors)
         ax.set_yscale("log")
-        ax.set_xlabel("bytes per PE (float32)")
-        ax.set_ylabel("microseconds per all-reduce")
-        ax.set_title("All-reduce and all-gather on put-with-signal, 2 x H200: libshmem (solid), "
-                     "NVSHMEM (dashed), NCCL (dotted)")
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        fig.savefig(base + "-allreduce.png", dpi=90)
-        plt.close(fig)
-        written.append(base + "-allreduce.png")
+        save(plt, fig, ax, "bytes per PE (float32)", "microseconds per all-reduce",
+             "All-reduce and all-gather on put-with-signal, 2 x H200: libshmem (solid), "
+             "NVSHMEM (dashed), NCCL (dotted)", base + "-allreduce.png", written)
 
     ep = series(rows, lambda r: r["bench"] in ("ep_dispatch", "ep_combine"))
     if ep:
         fig, ax = plt.subplots(figsize=(11, 7))
         draw(ax, ep, colors)
         ax.set_yscale("log")
-        ax.set_xlabel("tokens per PE (hidden 7168 bf16, top-8 of 64 experts)")
-        ax.set_ylabel("microseconds per kernel")
-        ax.set_title("Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), "
-                     "NVSHMEM (dashed)")
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        fig.savefig(base + "-ep.png", dpi=90)
-        plt.close(fig)
-        written.append(base + "-ep.png")
+        save(plt, fig, ax, "tokens per PE (hidden 7168 bf16, top-8 of 64 experts)",
+             "microseconds per kernel",
+             "Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), NVSHMEM (dashed)",
+             base + "-ep.png", written)
     return written
 
 

@@ -26,6 +26,23 @@ static inline long coll_bench_warmup(const bench_opts_t *o, long iters) {
     return o->warmup < iters ? o->warmup : iters;
 }
 
+/* Times o->reps repetitions of CALL into vals (microseconds per call): each repetition runs CALL
+ * warmup times untimed between two barriers, then iters times timed. A macro so that the timed
+ * loop calls the operation directly. */
+#define COLL_BENCH_TIME(o, iters, warmup, vals, CALL)                                              \
+    do {                                                                                           \
+        for (int r_ = 0; r_ < (o)->reps; r_++) {                                                   \
+            shmem_barrier_all();                                                                   \
+            for (long i_ = 0; i_ < (warmup); i_++)                                                 \
+                CALL;                                                                              \
+            shmem_barrier_all();                                                                   \
+            double t0_ = bench_now_ns();                                                           \
+            for (long i_ = 0; i_ < (iters); i_++)                                                  \
+                CALL;                                                                              \
+            (vals)[r_] = (bench_now_ns() - t0_) / (double)(iters) / 1e3;                           \
+        }                                                                                          \
+    } while (0)
+
 /* A pSync array of n longs, initialized; the caller's next barrier publishes it. */
 static inline long *coll_bench_psync(size_t n) {
     long *p = shmem_malloc(n * sizeof(long));

@@ -65,16 +65,7 @@ int main(int argc, char **argv) {
                     bench_fail("sum differs", size, (long)i);
             }
             long iters = coll_bench_iters(&o, size), warmup = coll_bench_warmup(&o, iters);
-            for (int r = 0; r < o.reps; r++) {
-                shmem_barrier_all();
-                for (long i = 0; i < warmup; i++)
-                    run(team, dst, src, count, pwrk, psync);
-                shmem_barrier_all();
-                double t0 = bench_now_ns();
-                for (long i = 0; i < iters; i++)
-                    run(team, dst, src, count, pwrk, psync);
-                vals[r] = (bench_now_ns() - t0) / (double)iters / 1e3;
-            }
+            COLL_BENCH_TIME(&o, iters, warmup, vals, run(team, dst, src, count, pwrk, psync));
             bench_report(desc.name, team ? "long_sum_reduce" : "long_sum_to_all+barrier_all", "all",
                          size, iters, warmup, o.reps, "us", vals);
         }

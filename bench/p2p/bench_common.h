@@ -213,6 +213,14 @@ static inline void bench_init(const bench_desc_t *d, int argc, char **argv, benc
     shmem_free(seed);
 }
 
+/* Operations per repetition for the bandwidth programs: -n, fewer for large sizes (about 64 MiB
+ * per repetition), at least 8. */
+static inline long bench_ops_per_rep(const bench_opts_t *o, size_t size) {
+    long n = (long)((64u << 20) / size);
+    n = n < 8 ? 8 : n;
+    return n < o->iters ? n : o->iters;
+}
+
 static inline int bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);

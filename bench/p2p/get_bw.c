@@ -18,12 +18,6 @@ static const bench_desc_t desc = {
     .has_window = 0,
 };
 
-static long gets_per_rep(const bench_opts_t *o, size_t size) {
-    long n = (long)((64u << 20) / size);
-    n = n < 8 ? 8 : n;
-    return n < o->iters ? n : o->iters;
-}
-
 int main(int argc, char **argv) {
     bench_opts_t o;
     bench_init(&desc, argc, argv, &o);
@@ -34,7 +28,7 @@ int main(int argc, char **argv) {
         bench_fail("out of memory", o.max_size, 0);
 
     for (size_t size = o.min_size; size <= o.max_size; size *= o.step) {
-        long n = gets_per_rep(&o, size);
+        long n = bench_ops_per_rep(&o, size);
         long warm = o.warmup < n ? o.warmup : n;
         bench_pattern_fill(src, size, size, 10 + (uint64_t)bench_me);
         bench_pattern_fill(dst, size, size, 100 + (uint64_t)bench_me);

@@ -72,9 +72,7 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
 static void broadcast_team(const char *call, shmem_team_t team, void *dest, const void *source,
                            size_t nelems, size_t elem_size, int root) {
     shmemi_team_state_t *t = shmemi_team_get(call, team);
-    size_t nbytes;
-    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
-        shmemi_fatal(call, "nelems %zu overflows", nelems);
+    size_t nbytes = shmemi_coll_nbytes(call, "nelems", nelems, elem_size);
     if (t->my_index != root)
         shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
     shmemi_coll_broadcast(call, t, dest, source, nbytes, root, 1);
@@ -99,9 +97,7 @@ static void broadcast_active_set(const char *call, void *dest, const void *sourc
                                  int PE_size, long *pSync) {
     shmemi_team_state_t t;
     shmemi_team_active_set(call, PE_start, logPE_stride, PE_size, pSync, &t);
-    size_t nbytes;
-    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
-        shmemi_fatal(call, "nelems %zu overflows", nelems);
+    size_t nbytes = shmemi_coll_nbytes(call, "nelems", nelems, elem_size);
     shmemi_coll_broadcast(call, &t, dest, source, nbytes, root, 0);
 }
 

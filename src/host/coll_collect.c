@@ -114,9 +114,7 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
 static void collect_team(const char *call, shmem_team_t team, void *dest, const void *source,
                          size_t nelems, size_t elem_size, int fixed) {
     shmemi_team_state_t *t = shmemi_team_get(call, team);
-    size_t nbytes;
-    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
-        shmemi_fatal(call, "nelems %zu overflows", nelems);
+    size_t nbytes = shmemi_coll_nbytes(call, "nelems", nelems, elem_size);
     shmemi_coll_collect(call, t, dest, source, nbytes, fixed);
 }
 
@@ -146,9 +144,7 @@ static void collect_active_set(const char *call, void *dest, const void *source,
                                int PE_size, long *pSync) {
     shmemi_team_state_t t;
     shmemi_team_active_set(call, PE_start, logPE_stride, PE_size, pSync, &t);
-    size_t nbytes;
-    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
-        shmemi_fatal(call, "nelems %zu overflows", nelems);
+    size_t nbytes = shmemi_coll_nbytes(call, "nelems", nelems, elem_size);
     shmemi_coll_collect(call, &t, dest, source, nbytes, fixed);
 }
 

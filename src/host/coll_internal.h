@@ -128,6 +128,15 @@ typedef struct {
 
 extern shmemi_coll_config_t shmemi_coll_config;
 
+/* nelems * elem_size, fatal (naming call and the count as what) when the product overflows. */
+static inline size_t shmemi_coll_nbytes(const char *call, const char *what, size_t nelems,
+                                        size_t elem_size) {
+    size_t nbytes;
+    if (__builtin_mul_overflow(nelems, elem_size, &nbytes))
+        shmemi_fatal(call, "%s %zu overflows", what, nelems);
+    return nbytes;
+}
+
 /* The collectives, on byte buffers. Each returns when the local part is complete and no peer
  * will read the local buffers any more. */
 void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,

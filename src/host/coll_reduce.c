@@ -106,9 +106,7 @@ static void reduce_linear(const reduce_ctx_t *c, const void *source) {
 
 void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                         size_t count, size_t elem_size, shmemi_reduce_func_t op) {
-    size_t nbytes;
-    if (__builtin_mul_overflow(count, elem_size, &nbytes))
-        shmemi_fatal(call, "nreduce %zu overflows", count);
+    size_t nbytes = shmemi_coll_nbytes(call, "nreduce", count, elem_size);
     shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
     shmemi_coll_check(call, t, (int64_t)count, -1);
     int n = t->size, me = t->my_index;

@@ -31,6 +31,21 @@ static inline uint64_t ct_rand(uint64_t a, uint64_t b, uint64_t c) {
     return x ? x : 1;
 }
 
+/* Reduction tests: element i of PE pe for the bitwise, sum and product classes (exact in every
+ * type; products stay small because only 6 PEs contribute factors other than 1), from the
+ * including file's iteration counter, and the reference operators. */
+#define VAL_BITWISE(T, pe, i) ((T)ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration))
+#define VAL_SUM(T, pe, i) ((T)(ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 7 + 1))
+#define VAL_PROD(T, pe, i)                                                                         \
+    ((T)((pe) < 6 ? ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 2 + 1 : 1))
+#define OP_AND(a, b) ((a) & (b))
+#define OP_OR(a, b) ((a) | (b))
+#define OP_XOR(a, b) ((a) ^ (b))
+#define OP_MAX(a, b) ((b) > (a) ? (b) : (a))
+#define OP_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define OP_SUM(a, b) ((a) + (b))
+#define OP_PROD(a, b) ((a) * (b))
+
 /* argv[1], when given, selects the algorithm through environment variable var (read at
  * shmem_init). */
 static inline void ct_algorithm_from_args(int argc, char **argv, const char *var) {

@@ -13,23 +13,11 @@ static const size_t counts[] = {1, 2, 5, 13, 300, 9001};
 static void *src, *dst;
 static int me, npes, iteration;
 
-/* Per-class value of element i of PE pe. */
-#define VAL_BITWISE(T, pe, i) ((T)ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration))
+/* Min/max class value of element i of PE pe (the other classes come from coll_test.h). */
 #define VAL_MINMAX(T, pe, i)                                                                       \
     ((T)(((T)-1 < (T)1)                                                                            \
              ? (long)(ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 101) - 50      \
              : (long)(ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 100) + 1))
-#define VAL_SUM(T, pe, i) ((T)(ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 7 + 1))
-#define VAL_PROD(T, pe, i)                                                                         \
-    ((T)((pe) < 6 ? ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 2 + 1 : 1))
-
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-#define OP_XOR(a, b) ((a) ^ (b))
-#define OP_MAX(a, b) ((b) > (a) ? (b) : (a))
-#define OP_MIN(a, b) ((b) < (a) ? (b) : (a))
-#define OP_SUM(a, b) ((a) + (b))
-#define OP_PROD(a, b) ((a) * (b))
 
 #define DEF_TEST(T, N, OP, VAL, FOLD)                                                              \
     static void test_##N##_##OP(size_t count, int in_place) {                                      \

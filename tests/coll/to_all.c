@@ -10,19 +10,8 @@ static int me, npes, iteration;
 static void *src, *dst, *work;
 static long *psync;
 
-#define VAL_BITWISE(T, pe, i) ((T)ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration))
 #define VAL_MINMAX(T, pe, i)                                                                       \
     ((T)((long)(ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 101) - 50))
-#define VAL_SUM(T, pe, i) ((T)(ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 7 + 1))
-#define VAL_PROD(T, pe, i)                                                                         \
-    ((T)((pe) < 6 ? ct_rand((uint64_t)(pe), (uint64_t)(i), (uint64_t)iteration) % 2 + 1 : 1))
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-#define OP_XOR(a, b) ((a) ^ (b))
-#define OP_MAX(a, b) ((b) > (a) ? (b) : (a))
-#define OP_MIN(a, b) ((b) < (a) ? (b) : (a))
-#define OP_SUM(a, b) ((a) + (b))
-#define OP_PROD(a, b) ((a) * (b))
 
 /* Active set: PE_start 0, stride 2^log_stride, size PEs. */
 #define DEF_TEST(T, N, OP, VAL, FOLD)                                                              \
