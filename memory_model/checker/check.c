@@ -59,22 +59,30 @@ static void print_prop(FILE *out, const litmus_test_t *t, int i, int above) {
     }
 }
 
+void check_state_text(const litmus_test_t *t, const exec_outcome_t *o, const int64_t *v, char *buf,
+                      size_t cap) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < o->nshown && n < cap; k++) {
+        if (o->shown_proc[k] >= 0)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%d:r%d=%lld;", k ? " " : "",
+                                  o->shown_proc[k], o->shown_id[k], (long long)v[k]);
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "%s[%s]=%lld;", k ? " " : "",
+                                  t->locs[o->shown_id[k]], (long long)v[k]);
+    }
+}
+
 void check_print_result(FILE *out, const litmus_test_t *t, const exec_outcome_t *o, double secs) {
     static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
     static const char *const quant[] = {"exists", "~exists", "forall"};
     fprintf(out, "Test %s %s\n", t->name, kind[t->cond_kind]);
     fprintf(out, "States %d\n", o->nstates);
+    char text[EXEC_MAX_SHOWN * (LITMUS_NAME_LEN + 32)];
     for (int s = 0; s < o->nstates; s++) {
         const int64_t *v = o->states + (size_t)s * o->nshown;
-        for (int k = 0; k < o->nshown; k++) {
-            if (o->shown_proc[k] >= 0)
-                fprintf(out, "%d:r%d=%lld;", o->shown_proc[k], o->shown_id[k], (long long)v[k]);
-            else
-                fprintf(out, "[%s]=%lld;", t->locs[o->shown_id[k]], (long long)v[k]);
-            fputs(k + 1 < o->nshown ? " " : "\n", out);
-        }
-        if (o->nshown == 0)
-            fputs("\n", out);
+        check_state_text(t, o, v, text, sizeof text);
+        fprintf(out, "%s\n", text);
     }
     int ok = t->cond_kind == LITMUS_COND_EXISTS       ? o->pos > 0
              : t->cond_kind == LITMUS_COND_NOT_EXISTS ? o->pos == 0

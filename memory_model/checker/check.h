@@ -14,6 +14,10 @@ int check_main(int argc, char **argv);
 /* Prints one test's result block in herd7's format. */
 void check_print_result(FILE *out, const litmus_test_t *t, const exec_outcome_t *o, double secs);
 
+/* One final state v (o->nshown values) as the result block spells it: "0:r1=1; [x]=2;". */
+void check_state_text(const litmus_test_t *t, const exec_outcome_t *o, const int64_t *v, char *buf,
+                      size_t cap);
+
 /* Prints an error as FILE:LINE:COL: error: MESSAGE. */
 void check_print_error(const litmus_error_t *err);
 

@@ -441,23 +441,6 @@ static int level_of(const cat_model_t *m, const char *tag) {
     return -1;
 }
 
-/* Finds the path from node `at` to thread p; returns its length, or 0 if p is not below. */
-static int scope_path(const litmus_test_t *t, int at, int p, int *path, int depth) {
-    const litmus_scope_node_t *nd = &t->scope_nodes[at];
-    if (depth >= LITMUS_MAX_SCOPE_NODES)
-        return 0;
-    path[depth] = at;
-    for (int i = 0; i < nd->nprocs; i++)
-        if (nd->procs[i] == p)
-            return depth + 1;
-    for (int i = 0; i < nd->nchildren; i++) {
-        int len = scope_path(t, nd->children[i], p, path, depth + 1);
-        if (len)
-            return len;
-    }
-    return 0;
-}
-
 static int node_rank(const cat_model_t *m, const litmus_test_t *t, int node) {
     const char *tag = t->scope_nodes[node].tag;
     return tag[0] ? level_of(m, tag) : m->nlevels - 1;
@@ -488,7 +471,7 @@ static int build_scopes(exec_ctx_t *c) {
     int inst[LITMUS_MAX_THREADS][CAT_MAX_LEVELS];
     for (int p = 0; p < t->nthreads; p++) {
         int path[LITMUS_MAX_SCOPE_NODES];
-        int len = scope_path(t, t->scope_root, p, path, 0);
+        int len = litmus_scope_path(t, t->scope_root, p, path, 0);
         for (int l = 0; l < m->nlevels; l++) {
             inst[p][l] = 1000 + p;
             for (int k = 0; k < len; k++)
@@ -581,31 +564,16 @@ static int resolve_value(exec_ctx_t *c, int w, int64_t *out) {
     return 1;
 }
 
-static int prop_holds(exec_ctx_t *c, int i, const int64_t *regs) {
-    const litmus_prop_t *p = &c->t->props[i];
-    switch (p->op) {
-    case LITMUS_PROP_REG:
-        return regs[p->proc * LITMUS_MAX_REGS + p->reg] == p->value;
-    case LITMUS_PROP_LOC:
-        return c->val[c->co_last[p->loc]] == p->value;
-    case LITMUS_PROP_AND:
-        for (int k = 0; k < p->nargs; k++)
-            if (!prop_holds(c, p->args[k], regs))
-                return 0;
-        return 1;
-    case LITMUS_PROP_OR:
-        for (int k = 0; k < p->nargs; k++)
-            if (prop_holds(c, p->args[k], regs))
-                return 1;
-        return 0;
-    case LITMUS_PROP_NOT:
-        return !prop_holds(c, p->args[0], regs);
-    case LITMUS_PROP_TRUE:
-        return 1;
-    case LITMUS_PROP_FALSE:
-        return 0;
-    }
-    return 0;
+typedef struct final_state {
+    const exec_ctx_t *c;
+    const int64_t *regs;
+} final_state_t;
+
+static int64_t final_leaf(const litmus_prop_t *p, const void *state) {
+    const final_state_t *f = state;
+    if (p->op == LITMUS_PROP_REG)
+        return f->regs[p->proc * LITMUS_MAX_REGS + p->reg];
+    return f->c->val[f->c->co_last[p->loc]];
 }
 
 typedef int (*visit_fn)(exec_ctx_t *c, void *arg);
@@ -802,7 +770,8 @@ static int visit_check(exec_ctx_t *c, void *arg) {
             regs[e->thread * LITMUS_MAX_REGS + e->reg] = v;
         }
     }
-    if (prop_holds(c, c->t->prop_root, regs))
+    final_state_t fin = {c, regs};
+    if (litmus_prop_holds(c->t, c->t->prop_root, final_leaf, &fin))
         out->pos++;
     else
         out->neg++;

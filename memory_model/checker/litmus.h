@@ -111,6 +111,12 @@ typedef struct litmus_test {
     litmus_prop_t props[LITMUS_MAX_COND_NODES];
 } litmus_test_t;
 
+/* The value that a REG or LOC node of the condition compares, in one final state. */
+typedef int64_t (*litmus_leaf_fn)(const litmus_prop_t *leaf, const void *state);
+
+/* Whether condition node `i` of `t` holds in the final state whose values `leaf` reads. */
+int litmus_prop_holds(const litmus_test_t *t, int i, litmus_leaf_fn leaf, const void *state);
+
 /* Parses `text` (the contents of `file`) into *test. Returns 0, or -1 with *err filled in. */
 int litmus_parse(const char *file, const char *text, litmus_test_t *test, litmus_error_t *err);
 
@@ -134,6 +140,10 @@ enum {
     LITMUS_LEVEL_WORLD,
     LITMUS_NLEVELS
 };
+
+/* The nodes from scope node `at` down to the one that lists `thread`, stored in path[depth..];
+ * returns the path's end (depth + its length), or 0 if the thread is not below `at`. */
+int litmus_scope_path(const litmus_test_t *t, int at, int thread, int *path, int depth);
 
 /* The level index of a scope tag ("block" -> LITMUS_LEVEL_BLOCK), or -1. */
 int litmus_level_of(const char *tag);

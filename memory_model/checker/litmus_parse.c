@@ -581,3 +581,29 @@ int litmus_parse_file(const char *path, litmus_test_t *test, litmus_error_t *err
     free(text);
     return rc;
 }
+
+int litmus_prop_holds(const litmus_test_t *t, int i, litmus_leaf_fn leaf, const void *state) {
+    const litmus_prop_t *p = &t->props[i];
+    switch (p->op) {
+    case LITMUS_PROP_REG:
+    case LITMUS_PROP_LOC:
+        return leaf(p, state) == p->value;
+    case LITMUS_PROP_AND:
+        for (int k = 0; k < p->nargs; k++)
+            if (!litmus_prop_holds(t, p->args[k], leaf, state))
+                return 0;
+        return 1;
+    case LITMUS_PROP_OR:
+        for (int k = 0; k < p->nargs; k++)
+            if (litmus_prop_holds(t, p->args[k], leaf, state))
+                return 1;
+        return 0;
+    case LITMUS_PROP_NOT:
+        return !litmus_prop_holds(t, p->args[0], leaf, state);
+    case LITMUS_PROP_TRUE:
+        return 1;
+    case LITMUS_PROP_FALSE:
+        return 0;
+    }
+    return 0;
+}

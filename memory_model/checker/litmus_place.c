@@ -19,7 +19,7 @@ static int node_level(const litmus_test_t *t, int node) {
     return tag[0] ? litmus_level_of(tag) : LITMUS_LEVEL_WORLD;
 }
 
-static int path_to(const litmus_test_t *t, int at, int thread, int *path, int depth) {
+int litmus_scope_path(const litmus_test_t *t, int at, int thread, int *path, int depth) {
     const litmus_scope_node_t *nd = &t->scope_nodes[at];
     if (depth >= LITMUS_MAX_SCOPE_NODES)
         return 0;
@@ -28,7 +28,7 @@ static int path_to(const litmus_test_t *t, int at, int thread, int *path, int de
         if (nd->procs[i] == thread)
             return depth + 1;
     for (int i = 0; i < nd->nchildren; i++) {
-        int len = path_to(t, nd->children[i], thread, path, depth + 1);
+        int len = litmus_scope_path(t, nd->children[i], thread, path, depth + 1);
         if (len)
             return len;
     }
@@ -39,7 +39,7 @@ int litmus_scope_instance(const litmus_test_t *t, int thread, int level) {
     int path[LITMUS_MAX_SCOPE_NODES];
     if (t->nscope_nodes == 0)
         return LITMUS_MAX_SCOPE_NODES + thread;
-    int len = path_to(t, t->scope_root, thread, path, 0);
+    int len = litmus_scope_path(t, t->scope_root, thread, path, 0);
     for (int k = 0; k < len; k++) {
         int l = node_level(t, path[k]);
         if (l < 0)

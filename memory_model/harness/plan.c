@@ -2,7 +2,6 @@
 
 #include <shmem/bypass.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int fail(litmus_error_t *err, const litmus_test_t *t, int line, const char *msg,
@@ -10,12 +9,10 @@ static int fail(litmus_error_t *err, const litmus_test_t *t, int line, const cha
     return litmus_fail(err, t->file, line, 1, "the harness cannot run this: %s%s", msg, what);
 }
 
+/* The SHMEMX_SCOPE_* of a scope name: the library's scopes are the test's levels, in order. */
 static int level_scope(const char *s) {
-    static const char *const names[] = {"thread", "warp", "block", "device", "pe", "world"};
-    for (int i = 0; i < 6; i++)
-        if (strcmp(s, names[i]) == 0)
-            return SHMEMX_SCOPE_THREAD + i;
-    return -1;
+    int level = litmus_level_of(s);
+    return level < 0 ? -1 : SHMEMX_SCOPE_THREAD + (level - LITMUS_LEVEL_THREAD);
 }
 
 static int ctx_index(const char *s) {
@@ -175,9 +172,8 @@ int plan_build(const litmus_test_t *t, plan_t *p, litmus_error_t *err) {
     if (p->nblocks > LITMUS_MAX_THREADS || p->nwarps > LITMUS_MAX_THREADS)
         return fail(err, t, 0, "more blocks or warps than threads", "");
     for (int l = 0; l < t->nlocs; l++) {
-        const char *r = t->region[l];
-        if (strncmp(r, "pe", 2) != 0 || r[2] < '0' || r[2] > '9' ||
-            (p->loc_home[l] = atoi(r + 2)) >= p->npes)
+        p->loc_home[l] = litmus_loc_home(t, l);
+        if (p->loc_home[l] < 0 || p->loc_home[l] >= p->npes)
             return fail(err, t, 0, "no home PE in regions: for ", t->locs[l]);
     }
     for (int th = 0; th < t->nthreads; th++)
@@ -209,37 +205,23 @@ int plan_build(const litmus_test_t *t, plan_t *p, litmus_error_t *err) {
     return 0;
 }
 
-static int eval(const plan_t *p, int i, const int64_t *row) {
-    const litmus_prop_t *q = &p->test->props[i];
-    switch (q->op) {
-    case LITMUS_PROP_REG: {
-        int c = q->reg < PLAN_MAX_REGS ? p->reg_col[q->proc][q->reg] : -1;
-        return (c < 0 ? 0 : row[c]) == q->value;
-    }
-    case LITMUS_PROP_LOC:
-        return row[p->loc_col[q->loc]] == q->value;
-    case LITMUS_PROP_AND:
-        for (int k = 0; k < q->nargs; k++)
-            if (!eval(p, q->args[k], row))
-                return 0;
-        return 1;
-    case LITMUS_PROP_OR:
-        for (int k = 0; k < q->nargs; k++)
-            if (eval(p, q->args[k], row))
-                return 1;
-        return 0;
-    case LITMUS_PROP_NOT:
-        return !eval(p, q->args[0], row);
-    case LITMUS_PROP_TRUE:
-        return 1;
-    case LITMUS_PROP_FALSE:
-        return 0;
-    }
-    return 0;
+typedef struct plan_row {
+    const plan_t *p;
+    const int64_t *row;
+} plan_row_t;
+
+/* A register that no event sets keeps its initial 0. */
+static int64_t row_leaf(const litmus_prop_t *q, const void *state) {
+    const plan_row_t *r = state;
+    if (q->op == LITMUS_PROP_LOC)
+        return r->row[r->p->loc_col[q->loc]];
+    int c = q->reg < PLAN_MAX_REGS ? r->p->reg_col[q->proc][q->reg] : -1;
+    return c < 0 ? 0 : r->row[c];
 }
 
 int plan_eval_cond(const plan_t *p, const int64_t *row) {
-    return eval(p, p->test->prop_root, row);
+    plan_row_t r = {p, row};
+    return litmus_prop_holds(p->test, p->test->prop_root, row_leaf, &r);
 }
 
 void plan_col_name(const plan_t *p, int c, char *buf, int cap) {

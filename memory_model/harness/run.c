@@ -195,20 +195,6 @@ static int shown_col(const plan_t *p, const exec_outcome_t *o, int k) {
     return o->shown_id[k] < PLAN_MAX_REGS ? p->reg_col[o->shown_proc[k]][o->shown_id[k]] : -1;
 }
 
-static void state_text(const litmus_test_t *t, const exec_outcome_t *o, const int64_t *v, char *buf,
-                       size_t cap) {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < o->nshown && n < cap; k++) {
-        if (o->shown_proc[k] >= 0)
-            n += (size_t)snprintf(buf + n, cap - n, "%s%d:r%d=%lld;", k ? " " : "",
-                                  o->shown_proc[k], o->shown_id[k], (long long)v[k]);
-        else
-            n += (size_t)snprintf(buf + n, cap - n, "%s[%s]=%lld;", k ? " " : "",
-                                  t->locs[o->shown_id[k]], (long long)v[k]);
-    }
-}
-
 /* Could a run end in model state v? A wait returns only when its location holds the value it
  * waits for (or, for a signal written several times, any value but the initial one). */
 static int reachable(const plan_t *p, const exec_outcome_t *o, const int64_t *v) {
@@ -300,7 +286,7 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
             }
         }
         forbidden |= !allowed;
-        state_text(t, o, s, text, sizeof text);
+        check_state_text(t, o, s, text, sizeof text);
         printf("%-10lld%s>%s%s\n", (long long)shown.counts[i], sat ? "*" : ":", text,
                allowed ? "" : "  (forbidden by the model)");
         if (rep->json) {
@@ -334,7 +320,7 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
             blocked++;
             continue;
         }
-        state_text(t, o, s, text, sizeof text);
+        check_state_text(t, o, s, text, sizeof text);
         printf("Unseen %s %s\n", t->name, text);
         if (rep->json) {
             fprintf(rep->json, "%s", unseen ? ", " : "");
