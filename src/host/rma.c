@@ -255,69 +255,56 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
 
 /* ---- typed, sized and byte forms ---------------------------------------------------------- */
 
+/* One direction (put or get) of the typed bulk forms: blocking, _nbi, i and ib. */
+#define SHMEMI_DEF_RMA_DIR(TYPE, NAME, DIR)                                                        \
+    SHMEMI_API void shmem_ctx_##NAME##_##DIR(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,      \
+                                             size_t nelems, int pe) {                              \
+        static const char call[] = "shmem_" #NAME "_" #DIR;                                        \
+        shmemi_##DIR##_bytes(call, ctx, dest, source,                                              \
+                             shmemi_nbytes(call, nelems, sizeof(TYPE), pe), pe);                   \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_##DIR(TYPE *dest, const TYPE *source, size_t nelems, int pe) {  \
+        shmem_ctx_##NAME##_##DIR(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                     \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_##DIR##_nbi(shmem_ctx_t ctx, TYPE *dest,                    \
+                                                   const TYPE *source, size_t nelems, int pe) {    \
+        static const char call[] = "shmem_" #NAME "_" #DIR "_nbi";                                 \
+        shmemi_##DIR##_bytes(call, ctx, dest, source,                                              \
+                             shmemi_nbytes(call, nelems, sizeof(TYPE), pe), pe);                   \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_##DIR##_nbi(TYPE *dest, const TYPE *source, size_t nelems,      \
+                                               int pe) {                                           \
+        shmem_ctx_##NAME##_##DIR##_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);               \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_i##DIR(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,     \
+                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems,         \
+                                              int pe) {                                            \
+        shmemi_##DIR##_strided("shmem_" #NAME "_i" #DIR, ctx, dest, source, dst, sst,              \
+                               sizeof(TYPE), 1, nelems, pe);                                       \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_i##DIR(TYPE *dest, const TYPE *source, ptrdiff_t dst,           \
+                                          ptrdiff_t sst, size_t nelems, int pe) {                  \
+        shmem_ctx_##NAME##_i##DIR(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);          \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##NAME##_ib##DIR(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,    \
+                                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+                                               size_t nblocks, int pe) {                           \
+        shmemi_##DIR##_strided("shmem_" #NAME "_ib" #DIR, ctx, dest, source, dst, sst,             \
+                               sizeof(TYPE), bsize, nblocks, pe);                                  \
+    }                                                                                              \
+    SHMEMI_API void shmem_##NAME##_ib##DIR(TYPE *dest, const TYPE *source, ptrdiff_t dst,          \
+                                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {  \
+        shmem_ctx_##NAME##_ib##DIR(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe); \
+    }
+
 #define SHMEMI_DEF_RMA(TYPE, NAME)                                                                 \
-    SHMEMI_API void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,        \
-                                           size_t nelems, int pe) {                                \
-        static const char call[] = "shmem_" #NAME "_put";                                          \
-        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
-                         pe);                                                                      \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe) {    \
-        shmem_ctx_##NAME##_put(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                       \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,    \
-                                               size_t nelems, int pe) {                            \
-        static const char call[] = "shmem_" #NAME "_put_nbi";                                      \
-        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
-                         pe);                                                                      \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems,          \
-                                           int pe) {                                               \
-        shmem_ctx_##NAME##_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                   \
-    }                                                                                              \
+    SHMEMI_DEF_RMA_DIR(TYPE, NAME, put)                                                            \
+    SHMEMI_DEF_RMA_DIR(TYPE, NAME, get)                                                            \
     SHMEMI_API void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe) {        \
         shmemi_put_bytes("shmem_" #NAME "_p", ctx, dest, &value, sizeof(TYPE), pe);                \
     }                                                                                              \
     SHMEMI_API void shmem_##NAME##_p(TYPE *dest, TYPE value, int pe) {                             \
         shmem_ctx_##NAME##_p(SHMEM_CTX_DEFAULT, dest, value, pe);                                  \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,       \
-                                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
-        shmemi_put_strided("shmem_" #NAME "_iput", ctx, dest, source, dst, sst, sizeof(TYPE), 1,   \
-                           nelems, pe);                                                            \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst,             \
-                                        ptrdiff_t sst, size_t nelems, int pe) {                    \
-        shmem_ctx_##NAME##_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);            \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,      \
-                                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize,           \
-                                             size_t nblocks, int pe) {                             \
-        shmemi_put_strided("shmem_" #NAME "_ibput", ctx, dest, source, dst, sst, sizeof(TYPE),     \
-                           bsize, nblocks, pe);                                                    \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
-                                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {    \
-        shmem_ctx_##NAME##_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);   \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,        \
-                                           size_t nelems, int pe) {                                \
-        static const char call[] = "shmem_" #NAME "_get";                                          \
-        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
-                         pe);                                                                      \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe) {    \
-        shmem_ctx_##NAME##_get(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                       \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,    \
-                                               size_t nelems, int pe) {                            \
-        static const char call[] = "shmem_" #NAME "_get_nbi";                                      \
-        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, sizeof(TYPE), pe),   \
-                         pe);                                                                      \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems,          \
-                                           int pe) {                                               \
-        shmem_ctx_##NAME##_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                   \
     }                                                                                              \
     SHMEMI_API TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE *source, int pe) {            \
         TYPE value;                                                                                \
@@ -326,102 +313,58 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
     }                                                                                              \
     SHMEMI_API TYPE shmem_##NAME##_g(const TYPE *source, int pe) {                                 \
         return shmem_ctx_##NAME##_g(SHMEM_CTX_DEFAULT, source, pe);                                \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,       \
-                                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
-        shmemi_get_strided("shmem_" #NAME "_iget", ctx, dest, source, dst, sst, sizeof(TYPE), 1,   \
-                           nelems, pe);                                                            \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst,             \
-                                        ptrdiff_t sst, size_t nelems, int pe) {                    \
-        shmem_ctx_##NAME##_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);            \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,      \
-                                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize,           \
-                                             size_t nblocks, int pe) {                             \
-        shmemi_get_strided("shmem_" #NAME "_ibget", ctx, dest, source, dst, sst, sizeof(TYPE),     \
-                           bsize, nblocks, pe);                                                    \
-    }                                                                                              \
-    SHMEMI_API void shmem_##NAME##_ibget(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
-                                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {    \
-        shmem_ctx_##NAME##_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);   \
     }
 SHMEMI_RMA_TYPES(SHMEMI_DEF_RMA)
 #undef SHMEMI_DEF_RMA
+#undef SHMEMI_DEF_RMA_DIR
+
+/* One direction (put or get) of the sized forms: blocking, _nbi, i and ib. */
+#define SHMEMI_DEF_RMA_SIZE_DIR(BITS, DIR)                                                         \
+    SHMEMI_API void shmem_ctx_##DIR##BITS(shmem_ctx_t ctx, void *dest, const void *source,         \
+                                          size_t nelems, int pe) {                                 \
+        static const char call[] = "shmem_" #DIR #BITS;                                            \
+        shmemi_##DIR##_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe),   \
+                             pe);                                                                  \
+    }                                                                                              \
+    SHMEMI_API void shmem_##DIR##BITS(void *dest, const void *source, size_t nelems, int pe) {     \
+        shmem_ctx_##DIR##BITS(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                        \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_##DIR##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source,   \
+                                                size_t nelems, int pe) {                           \
+        static const char call[] = "shmem_" #DIR #BITS "_nbi";                                     \
+        shmemi_##DIR##_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe),   \
+                             pe);                                                                  \
+    }                                                                                              \
+    SHMEMI_API void shmem_##DIR##BITS##_nbi(void *dest, const void *source, size_t nelems,         \
+                                            int pe) {                                              \
+        shmem_ctx_##DIR##BITS##_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                  \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_i##DIR##BITS(shmem_ctx_t ctx, void *dest, const void *source,        \
+                                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {  \
+        shmemi_##DIR##_strided("shmem_i" #DIR #BITS, ctx, dest, source, dst, sst, BITS / 8, 1,     \
+                               nelems, pe);                                                        \
+    }                                                                                              \
+    SHMEMI_API void shmem_i##DIR##BITS(void *dest, const void *source, ptrdiff_t dst,              \
+                                       ptrdiff_t sst, size_t nelems, int pe) {                     \
+        shmem_ctx_i##DIR##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);             \
+    }                                                                                              \
+    SHMEMI_API void shmem_ctx_ib##DIR##BITS(shmem_ctx_t ctx, void *dest, const void *source,       \
+                                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize,            \
+                                            size_t nblocks, int pe) {                              \
+        shmemi_##DIR##_strided("shmem_ib" #DIR #BITS, ctx, dest, source, dst, sst, BITS / 8,       \
+                               bsize, nblocks, pe);                                                \
+    }                                                                                              \
+    SHMEMI_API void shmem_ib##DIR##BITS(void *dest, const void *source, ptrdiff_t dst,             \
+                                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {     \
+        shmem_ctx_ib##DIR##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);    \
+    }
 
 #define SHMEMI_DEF_RMA_SIZE(BITS)                                                                  \
-    SHMEMI_API void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source,           \
-                                        size_t nelems, int pe) {                                   \
-        static const char call[] = "shmem_put" #BITS;                                              \
-        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
-    }                                                                                              \
-    SHMEMI_API void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
-        shmem_ctx_put##BITS(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                          \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source,     \
-                                              size_t nelems, int pe) {                             \
-        static const char call[] = "shmem_put" #BITS "_nbi";                                       \
-        shmemi_put_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
-    }                                                                                              \
-    SHMEMI_API void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-        shmem_ctx_put##BITS##_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                    \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source,          \
-                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
-        shmemi_put_strided("shmem_iput" #BITS, ctx, dest, source, dst, sst, BITS / 8, 1, nelems,   \
-                           pe);                                                                    \
-    }                                                                                              \
-    SHMEMI_API void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                     size_t nelems, int pe) {                                      \
-        shmem_ctx_iput##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);               \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source,         \
-                                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize,              \
-                                          size_t nblocks, int pe) {                                \
-        shmemi_put_strided("shmem_ibput" #BITS, ctx, dest, source, dst, sst, BITS / 8, bsize,      \
-                           nblocks, pe);                                                           \
-    }                                                                                              \
-    SHMEMI_API void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst,               \
-                                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {       \
-        shmem_ctx_ibput##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);      \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source,           \
-                                        size_t nelems, int pe) {                                   \
-        static const char call[] = "shmem_get" #BITS;                                              \
-        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
-    }                                                                                              \
-    SHMEMI_API void shmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {       \
-        shmem_ctx_get##BITS(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                          \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source,     \
-                                              size_t nelems, int pe) {                             \
-        static const char call[] = "shmem_get" #BITS "_nbi";                                       \
-        shmemi_get_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe), pe);  \
-    }                                                                                              \
-    SHMEMI_API void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) { \
-        shmem_ctx_get##BITS##_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, pe);                    \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source,          \
-                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
-        shmemi_get_strided("shmem_iget" #BITS, ctx, dest, source, dst, sst, BITS / 8, 1, nelems,   \
-                           pe);                                                                    \
-    }                                                                                              \
-    SHMEMI_API void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                     size_t nelems, int pe) {                                      \
-        shmem_ctx_iget##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe);               \
-    }                                                                                              \
-    SHMEMI_API void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source,         \
-                                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize,              \
-                                          size_t nblocks, int pe) {                                \
-        shmemi_get_strided("shmem_ibget" #BITS, ctx, dest, source, dst, sst, BITS / 8, bsize,      \
-                           nblocks, pe);                                                           \
-    }                                                                                              \
-    SHMEMI_API void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst,               \
-                                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) {       \
-        shmem_ctx_ibget##BITS(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe);      \
-    }
+    SHMEMI_DEF_RMA_SIZE_DIR(BITS, put)                                                             \
+    SHMEMI_DEF_RMA_SIZE_DIR(BITS, get)
 SHMEMI_RMA_BITS(SHMEMI_DEF_RMA_SIZE)
 #undef SHMEMI_DEF_RMA_SIZE
+#undef SHMEMI_DEF_RMA_SIZE_DIR
 
 SHMEMI_API void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                  int pe) {
