@@ -166,14 +166,11 @@ static void check_collective(void) {
     for (int i = 0; i < n_pes; i++)
         if (len)
             memcpy(all + (size_t)i * len, pes[i].pending, len);
-    shmemi_wire_header_t h = {
-        .magic = SHMEMI_WIRE_MAGIC, .type = SHMEMI_WIRE_ALLGATHER, .len = total};
     for (int i = 0; i < n_pes; i++) {
         free(pes[i].pending);
         pes[i].pending = NULL;
         pes[i].has_pending = 0;
-        if (shmemi_wire_send_all(pes[i].fd, &h, sizeof(h)) != 0 ||
-            (total && shmemi_wire_send_all(pes[i].fd, all, total) != 0))
+        if (shmemi_wire_send_msg(pes[i].fd, SHMEMI_WIRE_ALLGATHER, 0, all, total) != 0)
             fail_job(1, "cannot answer PE %d: %s", i, strerror(errno));
     }
     free(all);
@@ -208,9 +205,7 @@ static void accept_pe(int listen_fd) {
         close(fd);
         return;
     }
-    shmemi_wire_header_t reply = {
-        .magic = SHMEMI_WIRE_MAGIC, .type = SHMEMI_WIRE_HELLO, .arg = n_pes};
-    if (shmemi_wire_send_all(fd, &reply, sizeof(reply)) != 0) {
+    if (shmemi_wire_send_msg(fd, SHMEMI_WIRE_HELLO, n_pes, NULL, 0) != 0) {
         close(fd);
         return;
     }
@@ -380,10 +375,8 @@ int main(int argc, char **argv) {
     snprintf(socket_name, sizeof(socket_name), "@libshmem.%d.%s", (int)getpid(), tag);
 
     int listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    size_t name_len = strlen(socket_name);
-    memcpy(addr.sun_path + 1, socket_name + 1, name_len - 1);
-    socklen_t addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + name_len);
+    struct sockaddr_un addr;
+    socklen_t addr_len = shmemi_wire_address(socket_name, &addr);
     if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&addr, addr_len) != 0 ||
         listen(listen_fd, n_pes < 128 ? 128 : n_pes) != 0) {
         perror("shmemrun: socket");

@@ -47,11 +47,8 @@ static pthread_mutex_t collective_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int hub_send(uint32_t type, int32_t arg, const void *payload, size_t len) {
-    shmemi_wire_header_t h = {.magic = SHMEMI_WIRE_MAGIC, .type = type, .len = len, .arg = arg};
     pthread_mutex_lock(&send_lock);
-    int rc = shmemi_wire_send_all(hub_fd, &h, sizeof(h));
-    if (rc == 0 && len)
-        rc = shmemi_wire_send_all(hub_fd, payload, len);
+    int rc = shmemi_wire_send_msg(hub_fd, type, arg, payload, len);
     pthread_mutex_unlock(&send_lock);
     return rc;
 }
@@ -113,13 +110,10 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
         shmemi_fatal("shmem_init", "%s is set but %s or %s is missing or malformed",
                      SHMEMI_ENV_JOB_SOCKET, SHMEMI_ENV_JOB_SECRET, SHMEMI_ENV_JOB_PE);
     int pe = atoi(pe_text);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    size_t name_len = strlen(socket_name);
-    if (socket_name[0] != '@' || name_len > sizeof(addr.sun_path))
+    struct sockaddr_un addr;
+    socklen_t addr_len = shmemi_wire_address(socket_name, &addr);
+    if (addr_len == 0)
         shmemi_fatal("shmem_init", "malformed %s '%s'", SHMEMI_ENV_JOB_SOCKET, socket_name);
-    /* "@name": the abstract namespace, nothing on disk. */
-    memcpy(addr.sun_path + 1, socket_name + 1, name_len - 1);
-    socklen_t addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + name_len);
     hub_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (hub_fd < 0 || connect(hub_fd, (struct sockaddr *)&addr, addr_len) != 0)
         shmemi_fatal("shmem_init", "cannot connect to shmemrun at '%s': %s", socket_name,

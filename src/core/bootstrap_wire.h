@@ -16,8 +16,10 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #define SHMEMI_WIRE_MAGIC 0x4c534831u /* "LSH1" */
 #define SHMEMI_WIRE_SECRET_LEN 32     /* hex characters */
@@ -65,6 +67,27 @@ static inline int shmemi_wire_recv_all(int fd, void *buf, size_t len) {
         len -= (size_t)n;
     }
     return 0;
+}
+
+/* Sends one message: the header, then len bytes of payload; -1 when the peer is gone. */
+static inline int shmemi_wire_send_msg(int fd, uint32_t type, int32_t arg, const void *payload,
+                                       size_t len) {
+    shmemi_wire_header_t h = {.magic = SHMEMI_WIRE_MAGIC, .type = type, .len = len, .arg = arg};
+    if (shmemi_wire_send_all(fd, &h, sizeof(h)) != 0)
+        return -1;
+    return len ? shmemi_wire_send_all(fd, payload, len) : 0;
+}
+
+/* Fills addr for "@name", a socket in the abstract namespace (nothing on disk); returns the
+ * address length, 0 when name is not of that form or too long. */
+static inline socklen_t shmemi_wire_address(const char *name, struct sockaddr_un *addr) {
+    size_t name_len = strlen(name);
+    if (name[0] != '@' || name_len > sizeof(addr->sun_path))
+        return 0;
+    memset(addr, 0, sizeof(*addr));
+    addr->sun_family = AF_UNIX;
+    memcpy(addr->sun_path + 1, name + 1, name_len - 1);
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + name_len);
 }
 
 #endif

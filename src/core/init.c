@@ -88,6 +88,15 @@ static void print_banner(size_t heap_size) {
     fflush(stdout);
 }
 
+/* Records this PE's segment s: where it lies, its size and the transport that maps it. */
+static void set_local_segment(segment_record_t *mine, int s, const shmemi_transport_ops_t *ops,
+                              void *base, size_t size) {
+    segment_transport[s] = ops;
+    shmemi_state.segments[s].local_base = base;
+    shmemi_state.segments[s].size = size;
+    mine->size[s] = size;
+}
+
 static void setup_segments(const char *call, size_t heap_size) {
     int me = shmemi_state.my_pe, n = shmemi_state.n_pes;
     segment_record_t *mine = calloc(1, sizeof(*mine));
@@ -103,10 +112,7 @@ static void setup_segments(const char *call, size_t heap_size) {
                      "cannot create the symmetric heap of %zu bytes on transport %s "
                      "(status %d); see SHMEM_SYMMETRIC_SIZE",
                      heap_size, heap_ops->name, (int)status);
-    segment_transport[0] = heap_ops;
-    shmemi_state.segments[0].local_base = heap_base;
-    shmemi_state.segments[0].size = heap_size;
-    mine->size[0] = heap_size;
+    set_local_segment(mine, 0, heap_ops, heap_base, heap_size);
     mine->heap_base_align = (uint64_t)1 << __builtin_ctzll((uint64_t)(uintptr_t)heap_base);
 
     data_ranges_t ranges = {0};
@@ -118,10 +124,7 @@ static void setup_segments(const char *call, size_t heap_size) {
         if (status != SHMEMI_OK)
             shmemi_fatal(call, "cannot share the program's data at %p (%zu bytes) (status %d)",
                          (void *)ranges.base[i], ranges.size[i], (int)status);
-        segment_transport[s] = &shmemi_transport_shm_ops;
-        shmemi_state.segments[s].local_base = ranges.base[i];
-        shmemi_state.segments[s].size = ranges.size[i];
-        mine->size[s] = ranges.size[i];
+        set_local_segment(mine, s, &shmemi_transport_shm_ops, ranges.base[i], ranges.size[i]);
     }
     /* Last, the library's own symmetric memory, in host memory whatever holds the heap. */
     int internal = ranges.n + 1;
@@ -130,10 +133,8 @@ static void setup_segments(const char *call, size_t heap_size) {
                                                      mine->blob[internal]);
     if (status != SHMEMI_OK)
         shmemi_fatal(call, "cannot create the library's internal segment (status %d)", (int)status);
-    segment_transport[internal] = &shmemi_transport_shm_ops;
-    shmemi_state.segments[internal].local_base = internal_base;
-    shmemi_state.segments[internal].size = SHMEMI_INTERNAL_SIZE;
-    mine->size[internal] = SHMEMI_INTERNAL_SIZE;
+    set_local_segment(mine, internal, &shmemi_transport_shm_ops, internal_base,
+                      SHMEMI_INTERNAL_SIZE);
     shmemi_internal_segment = internal;
     mine->n_segments = (uint64_t)ranges.n + 2;
 
