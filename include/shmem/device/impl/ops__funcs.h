@@ -98,6 +98,9 @@ SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, siz
  * NVIDIA the same fences as the default context, since the PTX model needs them for the relaxed
  * stores and device code keeps no per-thread record of outstanding operations to skip them. */
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
+#if defined(SHMEMI_TEST_WEAKEN_QUIET) /* only the litmus harness's test builds: no quiet */
+    return;
+#endif
     if (Bypass) {
         shmemi_drain_stores();
 #if defined(__CUDA_ARCH__)
@@ -108,6 +111,9 @@ template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
     }
 }
 template <int Bypass> SHMEMI_DI void shmemi_dfence() {
+#if defined(SHMEMI_TEST_WEAKEN_FENCE) /* only the litmus harness's test builds: no fence */
+    return;
+#endif
     if (Bypass) {
         shmemi_drain_stores();
 #if defined(__CUDA_ARCH__)
@@ -233,6 +239,9 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
  * wait never see stale cache lines. BYPASS: an L1-bypassing relaxed load and no acquire; payload
  * must then be read with bypass loads or after shmemx_acquire. */
 template <int Bypass, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
+#if defined(SHMEMI_TEST_WEAKEN_WAIT) /* only the litmus harness's test builds: no acquire */
+    return shmemi_ld_bypass(p);
+#endif
 #if defined(__CUDA_ARCH__)
     if (!Bypass)
         return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
@@ -240,6 +249,9 @@ template <int Bypass, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
     return shmemi_ld_bypass(p);
 }
 template <int Bypass> SHMEMI_DI void shmemi_dpoll_acquire() {
+#if defined(SHMEMI_TEST_WEAKEN_WAIT)
+    return;
+#endif
 #if defined(__HIP_DEVICE_COMPILE__)
     if (!Bypass)
         __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
