@@ -165,19 +165,19 @@ __device__ __forceinline__ float2 gf_unpack(uint32_t bits) {
     return __bfloat1622float2(h);
 }
 
-/* The staged tile, rounded to bf16, into C's rows m0.. and columns n0.. (row stride ldc), 16
- * bytes per thread and copy. With add, each element first gets the matching bf16 element of add
- * (same row stride, read as payload that arrived through ctx). Returns after a block barrier:
- * the tile is in C and shared memory is free. */
-__device__ __forceinline__ void gf_write_tile(const float *cs, gf_bf16 *C, int ldc, int m0, int n0,
-                                              const gf_bf16 *add, bl_ctx_t ctx) {
+/* The staged tile, rounded to bf16, into dst (the tile's first element; row stride ld), 16 bytes
+ * per thread and copy. With add, each element first gets the matching bf16 element of add (row
+ * stride add_ld), read as payload that arrived through ctx. Returns after a block barrier: the
+ * tile is in dst and shared memory is free. */
+__device__ __forceinline__ void gf_write_tile(const float *cs, gf_bf16 *dst, int ld,
+                                              const gf_bf16 *add, int add_ld, bl_ctx_t ctx) {
     for (int c = threadIdx.x; c < GF_BM * GF_BN / 8; c += GF_THREADS) {
         const int r = c / (GF_BN / 8), e = c % (GF_BN / 8) * 8;
         float v[8];
         *(float4 *)v = *(const float4 *)(cs + r * GF_LDC + e);
         *(float4 *)(v + 4) = *(const float4 *)(cs + r * GF_LDC + e + 4);
         if (add) {
-            const uint64_t *p = (const uint64_t *)(add + (size_t)r * ldc + e);
+            const uint64_t *p = (const uint64_t *)(add + (size_t)r * add_ld + e);
             const uint64_t w[2] = {bl_payload_load(ctx, p), bl_payload_load(ctx, p + 1)};
             for (int q = 0; q < 4; q++) {
                 const float2 f = gf_unpack((uint32_t)(w[q / 2] >> (32 * (q % 2))));
@@ -190,19 +190,19 @@ __device__ __forceinline__ void gf_write_tile(const float *cs, gf_bf16 *C, int l
         out.y = gf_pack(v[2], v[3]);
         out.z = gf_pack(v[4], v[5]);
         out.w = gf_pack(v[6], v[7]);
-        *(uint4 *)(C + (size_t)(m0 + r) * ldc + n0 + e) = out;
+        *(uint4 *)(dst + (size_t)r * ld + e) = out;
     }
     __syncthreads();
 }
 
-/* Sends rows src[0..128) x 128 columns (row stride ld) of this PE to dst on the peer, one warp per
+/* Sends the tile at rows (row stride ld) of this PE to the same place on the peer, one warp per
  * 16 rows, then one thread quiets and adds 1 to the peer's sig. The caller has finished writing
- * src (block barrier). */
-__device__ __forceinline__ void gf_send_tile(gf_bf16 *dst, const gf_bf16 *src, int ld,
-                                             uint64_t *sig, int peer, bl_ctx_t ctx) {
+ * the tile (block barrier). */
+__device__ __forceinline__ void gf_send_rows(gf_bf16 *rows, int ld, uint64_t *sig, int peer,
+                                             bl_ctx_t ctx) {
     const int warp = threadIdx.x / 32;
     for (int r = warp * 16; r < warp * 16 + 16; r++)
-        bl_putmem_nbi<BL_WARP>(ctx, dst + (size_t)r * ld, src + (size_t)r * ld,
+        bl_putmem_nbi<BL_WARP>(ctx, rows + (size_t)r * ld, rows + (size_t)r * ld,
                                GF_BN * sizeof(gf_bf16), peer);
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -211,14 +211,17 @@ __device__ __forceinline__ void gf_send_tile(gf_bf16 *dst, const gf_bf16 *src, i
     }
 }
 
-/* One persistent kernel; C (M x N, M = 2 half) and R (half x N) are symmetric, row stride N; A
+/* One persistent kernel; C (M x N, M = 2 half, row stride N) and R (half x N) are symmetric; A
  * (M rows) and B (N rows) have row stride ld and kdim columns from the pointers on.
  *   GF_PLAIN: C = A B^T on rows of the parts (nparts 1: this PE's half; 2: both halves).
- *   GF_AG:    this PE's half, each finished tile also put into the peer's C and signalled
- *             (sig[t] += 1); the kernel returns once the peer's tiles all arrived (sig >= epoch).
- *   GF_RS:    partial products over kdim: first the peer's half, each tile staged in this PE's
- *             C and put into the peer's R, signalled as above; then this PE's half, each tile
- *             waiting for the peer's partial of it in R and adding it before it goes to C. */
+ *   GF_AG:    this PE's half, each finished tile also put row by row into the peer's C, then
+ *             sig[t] += 1 there; the kernel returns once the peer's tiles all arrived (sig[t] >=
+ *             epoch).
+ *   GF_RS:    partial products over kdim. First the peer's half: tile t is staged contiguous in
+ *             the rows of C that this PE does not own and put, with the signal sig[t] = epoch, as
+ *             tile t of the peer's R (R holds 128 x 128 tiles one after the other). Then this
+ *             PE's half: each tile waits for its sig, adds the peer's partial from R and goes to
+ *             C. */
 template <int Mode>
 __global__ void __launch_bounds__(GF_THREADS, 2)
     gf_gemm_kernel(const gf_bf16 *A, const gf_bf16 *B, int ld, int kdim, gf_bf16 *C, gf_bf16 *R,
@@ -228,27 +231,32 @@ __global__ void __launch_bounds__(GF_THREADS, 2)
     gf_bf16 *smem = (gf_bf16 *)gf_smem;
     const int peer = 1 - me, tiles_m = half / GF_BM, tiles_n = N / GF_BN;
     const int tiles = tiles_m * tiles_n;
+    const size_t tile_elems = (size_t)GF_BM * GF_BN;
     gf_acc_t acc;
     for (int t = blockIdx.x; t < nparts * tiles; t += gridDim.x) {
         /* With two parts the peer's half comes first. */
         const int part = nparts == 2 && t < tiles ? peer : me, tl = t % tiles;
         int tm, tn;
         gf_tile(tl, tiles_m, tiles_n, &tm, &tn);
-        const int hm = tm * GF_BM, m0 = part * half + hm, n0 = tn * GF_BN;
+        const int m0 = part * half + tm * GF_BM, n0 = tn * GF_BN;
+        gf_bf16 *out = C + (size_t)m0 * N + n0;
         gf_mainloop(acc, smem, A, B, ld, kdim, m0, n0);
         gf_stage_tile(acc, (float *)smem);
-        const bool reduce = Mode == GF_RS && part == me;
-        if (reduce) {
+        if (Mode == GF_RS && part == peer) {
+            gf_bf16 *staged = C + (size_t)peer * half * N + tl * tile_elems;
+            gf_write_tile((const float *)smem, staged, GF_BN, nullptr, 0, ctx);
+            bl_put_signal_nbi<BL_BLOCK>(ctx, R + tl * tile_elems, staged,
+                                        tile_elems * sizeof(gf_bf16), sig + tl, epoch, peer);
+        } else if (Mode == GF_RS) {
             if (threadIdx.x == 0)
                 bl_signal_wait_ge(ctx, sig + tl, epoch);
             __syncthreads();
+            gf_write_tile((const float *)smem, out, N, R + tl * tile_elems, GF_BN, ctx);
+        } else {
+            gf_write_tile((const float *)smem, out, N, nullptr, 0, ctx);
+            if (Mode == GF_AG)
+                gf_send_rows(out, N, sig + tl, peer, ctx);
         }
-        gf_write_tile((const float *)smem, C, N, m0, n0, reduce ? R + (size_t)hm * N + n0 : nullptr,
-                      ctx);
-        if (Mode == GF_AG)
-            gf_send_tile(C + (size_t)m0 * N + n0, C + (size_t)m0 * N + n0, N, sig + tl, peer, ctx);
-        else if (Mode == GF_RS && part == peer)
-            gf_send_tile(R + (size_t)hm * N + n0, C + (size_t)m0 * N + n0, N, sig + tl, peer, ctx);
     }
     if (Mode == GF_AG)
         for (int t = blockIdx.x + threadIdx.x * gridDim.x; t < tiles; t += gridDim.x * GF_THREADS)
