@@ -1,21 +1,28 @@
-/* A GEMM whose tiles are all-gathered between 2 PEs from its own epilogue, against the same GEMM
- * followed by a separate all-gather and against cuBLAS followed by one.
+/* A GEMM with a collective between 2 PEs fused into its epilogue, against the same GEMM followed
+ * by the collective and cuBLAS followed by it (-a allgather, reducescatter or all).
  *   C = A B^T, A: M x K, B: N x K (both K-contiguous, as a linear layer's input and weight),
  *   C: M x N, row-major; bf16 in and out, fp32 accumulation on tensor cores; M = N = K = size.
- *   Each PE computes its M/2 rows of C; after the all-gather both PEs hold all of C.
- * Rows "gemm_fused", microseconds from a barrier to the end on PE 0, variants:
- *   fused      (ctx default, bypass): one persistent kernel; the epilogue of each 128 x 128 tile
- *              writes the tile to this PE's C, puts each of its rows into the peer's C with
- *              putmem_nbi_warp, then one thread quiets and adds 1 to the peer's signal of that
- *              tile; once its tiles are done, each block waits for its share of the peer's tiles.
- *   gemm_ag    the same GEMM kernel without communication, then putmem_on_stream of this PE's
- *              rows and barrier_all_on_stream.
- *   cublas_ag  cublasGemmEx, then the same all-gather.
- *   gemm, cublas: the GEMM alone (no communication), to separate the GEMM's share of the gap.
+ * Rows, microseconds from a barrier to the end on PE 0:
+ *   gemm_ag  each PE computes its M/2 rows of C and both end with all of C.
+ *            fused (ctx default, bypass): one persistent kernel; the epilogue of each 128 x 128
+ *            tile writes it to this PE's C and puts it into the peer's C (putmem_nbi of the 16
+ *            bytes each thread wrote), then one thread quiets and adds 1 to the peer's signal of
+ *            that tile; once its tiles are done, each block waits for its share of the peer's.
+ *            unfused: the same GEMM kernel without communication, then putmem_on_stream of this
+ *            PE's rows and barrier_all_on_stream. cublas: cublasGemmEx, then the same.
+ *   gemm_rs  each PE multiplies its half of K (partial products of all of C) and ends with the
+ *            sum of both partials on its M/2 rows. fused: the peer's rows first, each partial
+ *            tile staged contiguously and sent with one putmem_signal_nbi_block; then this PE's
+ *            rows, each tile waiting for its signal and adding the peer's partial, read as
+ *            payload (bl_payload_load: bypass loads on a BYPASS context). unfused and cublas:
+ *            the partial products, putmem_on_stream of the peer's rows, barrier_all_on_stream and
+ *            an add kernel.
+ *   gemm     ours and cublas: the GEMM of gemm_ag alone, to show the GEMM's share of a gap.
  * The GEMM: 128 x 128 x 32 block tiles, 4-stage cp.async pipeline, 8 warps of 64 x 32, each
- * with ldmatrix and mma.sync m16n8k16 (bf16 in, fp32 accumulators), 2 blocks per SM. Inputs are
- * multiples of 1/4 in [-1, 1], so every partial sum is exact in fp32 and each variant's C must
- * equal cuBLAS's (checked with a tolerance of one bf16 rounding before timing). */
+ * with ldmatrix and mma.sync m16n8k16, 2 blocks per SM. Inputs are multiples of 1/4 in [-1, 1],
+ * so every partial sum is exact in fp32: each variant's C is checked against cuBLAS's full
+ * product before timing, within one bf16 rounding (the reduce-scatter's bf16 partials add one
+ * more). */
 #include <functional>
 
 #include <cublas_v2.h>
@@ -167,10 +174,12 @@ __device__ __forceinline__ float2 gf_unpack(uint32_t bits) {
 
 /* The staged tile, rounded to bf16, into dst (the tile's first element; row stride ld), 16 bytes
  * per thread and copy. With add, each element first gets the matching bf16 element of add (row
- * stride add_ld), read as payload that arrived through ctx. Returns after a block barrier: the
+ * stride add_ld), read as payload that arrived through ctx. With send_pe >= 0, each thread also
+ * puts the 16 bytes it wrote to the same place on send_pe. Returns after a block barrier: the
  * tile is in dst and shared memory is free. */
 __device__ __forceinline__ void gf_write_tile(const float *cs, gf_bf16 *dst, int ld,
-                                              const gf_bf16 *add, int add_ld, bl_ctx_t ctx) {
+                                              const gf_bf16 *add, int add_ld, int send_pe,
+                                              bl_ctx_t ctx) {
     for (int c = threadIdx.x; c < GF_BM * GF_BN / 8; c += GF_THREADS) {
         const int r = c / (GF_BN / 8), e = c % (GF_BN / 8) * 8;
         float v[8];
@@ -190,33 +199,20 @@ __device__ __forceinline__ void gf_write_tile(const float *cs, gf_bf16 *dst, int
         out.y = gf_pack(v[2], v[3]);
         out.z = gf_pack(v[4], v[5]);
         out.w = gf_pack(v[6], v[7]);
-        *(uint4 *)(dst + (size_t)r * ld + e) = out;
+        gf_bf16 *d = dst + (size_t)r * ld + e;
+        *(uint4 *)d = out;
+        if (send_pe >= 0)
+            bl_putmem_nbi<BL_THREAD>(ctx, d, d, sizeof(out), send_pe);
     }
     __syncthreads();
-}
-
-/* Sends the tile at rows (row stride ld) of this PE to the same place on the peer, one warp per
- * 16 rows, then one thread quiets and adds 1 to the peer's sig. The caller has finished writing
- * the tile (block barrier). */
-__device__ __forceinline__ void gf_send_rows(gf_bf16 *rows, int ld, uint64_t *sig, int peer,
-                                             bl_ctx_t ctx) {
-    const int warp = threadIdx.x / 32;
-    for (int r = warp * 16; r < warp * 16 + 16; r++)
-        bl_putmem_nbi<BL_WARP>(ctx, rows + (size_t)r * ld, rows + (size_t)r * ld,
-                               GF_BN * sizeof(gf_bf16), peer);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        bl_quiet<BL_THREAD>(ctx);
-        bl_signal_add(ctx, sig, 1, peer);
-    }
 }
 
 /* One persistent kernel; C (M x N, M = 2 half, row stride N) and R (half x N) are symmetric; A
  * (M rows) and B (N rows) have row stride ld and kdim columns from the pointers on.
  *   GF_PLAIN: C = A B^T on rows of the parts (nparts 1: this PE's half; 2: both halves).
- *   GF_AG:    this PE's half, each finished tile also put row by row into the peer's C, then
- *             sig[t] += 1 there; the kernel returns once the peer's tiles all arrived (sig[t] >=
- *             epoch).
+ *   GF_AG:    this PE's half, each finished tile also put into the peer's C (each thread its
+ *             16-byte pieces), then one thread quiets and adds 1 to the peer's sig[t]; the kernel
+ *             returns once the peer's tiles all arrived (sig[t] >= epoch).
  *   GF_RS:    partial products over kdim. First the peer's half: tile t is staged contiguous in
  *             the rows of C that this PE does not own and put, with the signal sig[t] = epoch, as
  *             tile t of the peer's R (R holds 128 x 128 tiles one after the other). Then this
@@ -244,18 +240,20 @@ __global__ void __launch_bounds__(GF_THREADS, 2)
         gf_stage_tile(acc, (float *)smem);
         if (Mode == GF_RS && part == peer) {
             gf_bf16 *staged = C + (size_t)peer * half * N + tl * tile_elems;
-            gf_write_tile((const float *)smem, staged, GF_BN, nullptr, 0, ctx);
+            gf_write_tile((const float *)smem, staged, GF_BN, nullptr, 0, -1, ctx);
             bl_put_signal_nbi<BL_BLOCK>(ctx, R + tl * tile_elems, staged,
                                         tile_elems * sizeof(gf_bf16), sig + tl, epoch, peer);
         } else if (Mode == GF_RS) {
             if (threadIdx.x == 0)
                 bl_signal_wait_ge(ctx, sig + tl, epoch);
             __syncthreads();
-            gf_write_tile((const float *)smem, out, N, R + tl * tile_elems, GF_BN, ctx);
+            gf_write_tile((const float *)smem, out, N, R + tl * tile_elems, GF_BN, -1, ctx);
         } else {
-            gf_write_tile((const float *)smem, out, N, nullptr, 0, ctx);
-            if (Mode == GF_AG)
-                gf_send_rows(out, N, sig + tl, peer, ctx);
+            gf_write_tile((const float *)smem, out, N, nullptr, 0, Mode == GF_AG ? peer : -1, ctx);
+            if (Mode == GF_AG && threadIdx.x == 0) {
+                bl_quiet<BL_THREAD>(ctx);
+                bl_signal_add(ctx, sig + tl, 1, peer);
+            }
         }
     }
     if (Mode == GF_AG)
