@@ -342,9 +342,24 @@ __global__ void gather_kernel(kargs a, gather_cols c, int kr, long *rows) {
         }
 }
 
+/* A random one of 0..n-1 for which ok() holds: a few random draws, then a scan from a random
+ * start, so that a nearly full grid still finds its last free place. -1 if there is none. */
+template <typename Ok> static int draw(int n, uint64_t *rs, Ok ok) {
+    for (int tries = 0; tries < 64; tries++) {
+        int c = (int)(harness_rand(rs) % (uint64_t)n);
+        if (ok(c))
+            return c;
+    }
+    int start = (int)(harness_rand(rs) % (uint64_t)n);
+    for (int i = 0; i < n; i++)
+        if (ok((start + i) % n))
+            return (start + i) % n;
+    return -1;
+}
+
 /* Draws where each thread of each instance runs this round: the test's blocks to distinct GPU
  * blocks, its warps to distinct warps of them, its threads to free lanes. Returns -1 if the grid
- * is too full (the caller sizes it at most half full). */
+ * is too full (the caller sizes it at most half full, or to one block per test block). */
 static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, int dedicated,
                  int nstress, uint64_t *rs, int *job) {
     int W = (T + 31) / 32, width = T < 32 ? T : 32;
@@ -372,16 +387,15 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
                 continue;
             int tb = p->thread_block[th], tw = p->thread_warp[th];
             if (block_of[tb] < 0) {
-                int b = -1;
-                for (int tries = 0; tries < 4096 && b < 0; tries++) {
-                    b = (int)(harness_rand(rs) % (uint64_t)B);
+                int b = draw(B, rs, [&](int c) {
                     for (int u = 0; u < nused; u++)
-                        if (used_blocks[u] == b)
-                            b = -1;
-                    for (int w = 0; dedicated && b >= 0 && w < W; w++)
-                        if (free_lanes[b * W + w] != full)
-                            b = -1;
-                }
+                        if (used_blocks[u] == c)
+                            return false;
+                    for (int w = 0; dedicated && w < W; w++)
+                        if (free_lanes[c * W + w] != full)
+                            return false;
+                    return true;
+                });
                 if (b < 0) {
                     rc = -1;
                     break;
@@ -390,15 +404,12 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
             }
             int b = block_of[tb];
             if (warp_of[tw] < 0) {
-                int w = -1;
-                for (int tries = 0; tries < 4096 && w < 0; tries++) {
-                    w = (int)(harness_rand(rs) % (uint64_t)W);
+                int w = draw(W, rs, [&](int c) {
                     for (int o = 0; o < LITMUS_MAX_THREADS; o++)
-                        if (o != tw && warp_of[o] == w && warp_block[o] == b)
-                            w = -1;
-                    if (w >= 0 && __builtin_popcount(free_lanes[b * W + w]) < need[tw])
-                        w = -1;
-                }
+                        if (o != tw && warp_of[o] == c && warp_block[o] == b)
+                            return false;
+                    return __builtin_popcount(free_lanes[b * W + c]) >= need[tw];
+                });
                 if (w < 0) {
                     rc = -1;
                     break;
