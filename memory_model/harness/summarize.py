@@ -61,12 +61,13 @@ def main_run(path):
     target = r["min_iterations"]
     lines = [f"## The library: {name(path)}", ""] + header(r)
     spread = [t for t in tests if t["spread"]]
-    short = [t for t in spread if t["iterations"] < target]
+    short = [t for t in spread if t["iterations"] < target and t["verdict"] != "no-result"]
+    ran = [t for t in spread if t["verdict"] != "no-result"]
     its = [t["iterations"] for t in tests]
     lines.append(f"- {len(tests)} tests, {sum(its)} iterations in all (per test: min "
                  f"{min(its) if its else 0}, max {max(its) if its else 0})")
-    lines.append(f"- spread tests: {len(spread)}, of which {len(spread) - len(short)} reached "
-                 f"{target} iterations" + (": short of it: " + ", ".join(
+    lines.append(f"- spread tests: {len(spread)}, of which {len(ran) - len(short)} reached "
+                 f"{target} iterations" + ("; short of it: " + ", ".join(
                      f"{t['test']} ({t['iterations']})" for t in short) if short else ""))
     bad = [t for t in tests if t["verdict"] == "FORBIDDEN-SEEN"]
     lines.append(f"- forbidden states seen: {len(bad)} tests" + (": " + ", ".join(
