@@ -32,7 +32,15 @@ typedef struct shmemi_device_state {
     uint64_t *barrier_epoch;
     char *peer_base[SHMEMI_DEVICE_MAX_PES];
     unsigned char peer_path[SHMEMI_DEVICE_MAX_PES];
+    /* Device reductions: two rounds of n_pes slots of coll_slot bytes each (256-byte multiples)
+     * in the symmetric heap; slot p of a round is written by PE p. */
+    char *coll_scratch;
+    size_t coll_slot;
 } shmemi_device_state_t;
+
+/* Bytes of the reduction scratch at most (both rounds, all slots); no more than a sixteenth of
+ * the symmetric heap. */
+#define SHMEMI_DEVICE_COLL_SCRATCH ((size_t)4 << 20)
 
 /* Copies the library's state block into one translation unit's __constant__ copy; returns 0 or
  * the runtime's error code. */
