@@ -33,12 +33,24 @@ template <int Bypass> SHMEMI_DI void shmemi_dstore(shmemi_vec16_t *p, shmemi_vec
 }
 
 /* Copies n bytes with the group's threads, in the widest unit both addresses allow. Words of
- * one copy are performed in no fixed order. */
+ * one copy are performed in no fixed order. Each thread issues SHMEMI_COPY_UNROLL loads before
+ * their stores, so that several loads are in flight per thread (bandwidth of large puts). */
+#define SHMEMI_COPY_UNROLL 4
 template <int LoadBypass, int StoreBypass, int Group, typename U>
 SHMEMI_DI void shmemi_dcopy_units(U *dst, const U *src, size_t n_units) {
     const size_t rank = (size_t)shmemi_group_rank<Group>();
     const size_t step = (size_t)shmemi_group_size<Group>();
-    for (size_t i = rank; i < n_units; i += step)
+    size_t i = rank;
+    for (; i + (SHMEMI_COPY_UNROLL - 1) * step < n_units; i += SHMEMI_COPY_UNROLL * step) {
+        U v[SHMEMI_COPY_UNROLL];
+#pragma unroll
+        for (int k = 0; k < SHMEMI_COPY_UNROLL; k++)
+            v[k] = shmemi_dload<LoadBypass>(src + i + (size_t)k * step);
+#pragma unroll
+        for (int k = 0; k < SHMEMI_COPY_UNROLL; k++)
+            shmemi_dstore<StoreBypass>(dst + i + (size_t)k * step, v[k]);
+    }
+    for (; i < n_units; i += step)
         shmemi_dstore<StoreBypass>(dst + i, shmemi_dload<LoadBypass>(src + i));
 }
 template <int LoadBypass, int StoreBypass, int Group>
