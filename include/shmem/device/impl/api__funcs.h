@@ -31,24 +31,28 @@
     }
 
 #if SHMEMI_DEVICE_PASS
-/* Contexts: SHMEM_CTX_DEFAULT (NULL) is the default path and is never dereferenced; any other
- * context is read for its BYPASS option and team (the library keeps context objects in host
- * memory mapped into the GPU, so kernels read the handles that shmem_ctx_create returned). Under
- * SHMEM_DEVICE_CHECKS, SHMEM_CTX_INVALID or a destroyed context stops the kernel. */
+/* Contexts: the handle says everything but a team's PE translation (shmem/impl/ctx__types.h):
+ * SHMEM_CTX_DEFAULT (NULL) and world-team contexts are never dereferenced, and the BYPASS path is
+ * chosen from the handle's tag bit, with no memory access. Only a team-relative context reads its
+ * object (host memory mapped into the GPU, one read of the team's start and stride per call).
+ * Under SHMEM_DEVICE_CHECKS, SHMEM_CTX_INVALID or a destroyed context stops the kernel. */
 SHMEMI_DI void shmemi_dcheck_ctx(shmem_ctx_t ctx) {
     if (SHMEM_DEVICE_CHECKS && ctx != SHMEM_CTX_DEFAULT &&
-        (ctx == SHMEM_CTX_INVALID || ctx->magic != SHMEMI_CTX_MAGIC))
+        (ctx == SHMEM_CTX_INVALID || SHMEMI_CTX_OBJECT(ctx)->magic != SHMEMI_CTX_MAGIC))
         shmemi_dfatal_message("shmem_ctx_*", "invalid context: SHMEM_CTX_INVALID or destroyed");
 }
 SHMEMI_DI int shmemi_dctx_bypass(shmem_ctx_t ctx) {
     shmemi_dcheck_ctx(ctx);
-    return ctx != SHMEM_CTX_DEFAULT && ctx->bypass != 0;
+    return (SHMEMI_CTX_TAGS(ctx) & SHMEMI_CTX_TAG_BYPASS) != 0;
 }
 SHMEMI_DI int shmemi_dctx_pe(shmem_ctx_t ctx, int pe) {
     shmemi_dcheck_ctx(ctx);
-    if (ctx == SHMEM_CTX_DEFAULT || ctx->team == NULL)
+    if ((SHMEMI_CTX_TAGS(ctx) & SHMEMI_CTX_TAG_TEAM) == 0)
         return pe;
-    return ctx->team_start + pe * ctx->team_stride;
+    const struct shmemi_ctx *c = SHMEMI_CTX_OBJECT(ctx);
+    if (SHMEM_DEVICE_CHECKS && (pe < 0 || pe >= c->team_n_pes))
+        shmemi_dfatal_message("shmem_ctx_*", "PE out of range of the context's team");
+    return c->team_start + pe * c->team_stride;
 }
 
 template <int Group>
