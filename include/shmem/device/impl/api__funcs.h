@@ -465,35 +465,57 @@ SHMEMI_TWIN(void, shmem_ctx_pe_quiet, (shmem_ctx_t ctx, const int *target_pes, s
  */
 
 #if SHMEMI_DEVICE_PASS
+/* One pass of wait_until_{all,any,some} or test_{all,any,some} over the words that status does
+ * not exclude: the number that satisfy cmp (mode 0 all, 1 any, 2 some). Mode any stops at the
+ * first and stores its index in *first; mode some stores the indices in indices unless it is
+ * NULL. Acquire as for shmemi_dpoll. */
+template <int Acquire, typename T>
+SHMEMI_DI size_t shmemi_api_scan(const T *ivars, size_t n, size_t *indices, const int *status,
+                                 int cmp, const T *values, int vector, int mode, size_t *first) {
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (status && status[i])
+            continue;
+        if (shmemi_dcompare(shmemi_dpoll<Acquire>(ivars + i), cmp,
+                            vector ? values[i] : values[0])) {
+            if (mode == 1) {
+                *first = i;
+                return 1;
+            }
+            if (mode == 2 && indices)
+                indices[hits] = i;
+            hits++;
+        }
+    }
+    return hits;
+}
+/* Whether hits of a scan complete the call: every remaining word (all), at least one (any,
+ * some). */
+SHMEMI_DI bool shmemi_api_scan_done(size_t hits, size_t remaining, int mode) {
+    return mode == 0 ? hits == remaining : hits > 0;
+}
+/* The default context's multi-word waits and tests: relaxed scans until one completes the call,
+ * then one acquiring scan whose result is the answer (a wait scans on if it no longer completes
+ * the call). */
 template <typename T>
 SHMEMI_DI size_t shmemi_api_wait_set(const char *call, T *ivars, size_t n, size_t *indices,
                                      const int *status, int cmp, const T *values, int vector,
                                      int mode /* 0 all, 1 any, 2 some */) {
-    size_t remaining = 0;
+    size_t remaining = 0, first = 0;
     for (size_t i = 0; i < n; i++)
         remaining += !(status && status[i]);
     if (remaining == 0)
         return mode == 1 ? SIZE_MAX : 0;
     shmemi_wait_timer timer = {0, 0};
     for (;;) {
-        size_t hits = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (status && status[i])
-                continue;
-            T v = shmemi_dpoll<0>(ivars + i);
-            if (shmemi_dcompare(v, cmp, vector ? values[i] : values[0])) {
-                if (mode == 1) {
-                    shmemi_dpoll_acquire<0>();
-                    return i;
-                }
-                if (mode == 2)
-                    indices[hits] = i;
-                hits++;
-            }
-        }
-        if ((mode == 0 && hits == remaining) || (mode == 2 && hits > 0)) {
-            shmemi_dpoll_acquire<0>();
-            return hits;
+        if (shmemi_api_scan_done(shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values,
+                                                    vector, mode, &first),
+                                 remaining, mode)) {
+            size_t hits =
+                shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, &first);
+            shmemi_dpoll_acquire();
+            if (shmemi_api_scan_done(hits, remaining, mode))
+                return mode == 1 ? first : hits;
         }
         shmemi_wait_tick(timer, call, ivars);
     }
@@ -501,27 +523,19 @@ SHMEMI_DI size_t shmemi_api_wait_set(const char *call, T *ivars, size_t n, size_
 template <typename T>
 SHMEMI_DI size_t shmemi_api_test_set(T *ivars, size_t n, size_t *indices, const int *status,
                                      int cmp, const T *values, int vector, int mode) {
-    size_t hits = 0, remaining = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (status && status[i])
-            continue;
-        remaining++;
-        T v = shmemi_dpoll<0>(ivars + i);
-        if (shmemi_dcompare(v, cmp, vector ? values[i] : values[0])) {
-            if (mode == 1) {
-                shmemi_dpoll_acquire<0>();
-                return i;
-            }
-            if (mode == 2)
-                indices[hits] = i;
-            hits++;
-        }
-    }
-    if (mode == 1)
-        return SIZE_MAX;
-    if (hits)
-        shmemi_dpoll_acquire<0>();
-    return mode == 0 ? (size_t)(hits == remaining) : hits;
+    size_t remaining = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        remaining += !(status && status[i]);
+    const size_t none = mode == 1 ? SIZE_MAX : 0;
+    if (!shmemi_api_scan_done(
+            shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values, vector, mode, &first),
+            remaining, mode))
+        return none;
+    size_t hits = shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, &first);
+    shmemi_dpoll_acquire();
+    if (!shmemi_api_scan_done(hits, remaining, mode))
+        return none;
+    return mode == 0 ? 1 : mode == 1 ? first : hits;
 }
 #endif
 

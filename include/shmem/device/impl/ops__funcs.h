@@ -228,38 +228,52 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
     }
 }
 
-/* One poll of a wait or test. Default context: the poll acquires (NVIDIA: ld.acquire.sys; AMD: a
- * bypass load, then a system acquire fence once the condition holds), so plain loads after the
- * wait never see stale cache lines. BYPASS: an L1-bypassing relaxed load and no acquire; payload
- * must then be read with bypass loads or after shmemx_acquire. */
-template <int Bypass, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
+/* One read of a wait or test. Acquire = 0, the spinning poll on every context: an L1-bypassing
+ * relaxed system-scope load. Acquire = 1, the default context's read once a poll satisfied the
+ * condition: on NVIDIA the word read again with ld.acquire.sys (the caller checks the condition on
+ * that value and spins on if it no longer holds); on AMD a read like the poll, followed by
+ * shmemi_dpoll_acquire. So plain loads after a default-context wait never see stale cache lines,
+ * and only the last read pays for the acquire. BYPASS waits never acquire: payload is read with
+ * bypass loads or after shmemx_acquire. */
+template <int Acquire, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
 #if defined(__CUDA_ARCH__)
-    if (!Bypass)
+    if (Acquire)
         return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
 #endif
     return shmemi_ld_bypass(p);
 }
-template <int Bypass> SHMEMI_DI void shmemi_dpoll_acquire() {
+/* Completes the acquire of shmemi_dpoll<1> reads: AMD's system acquire fence (L2 invalidate);
+ * nothing on NVIDIA. */
+SHMEMI_DI void shmemi_dpoll_acquire() {
 #if defined(__HIP_DEVICE_COMPILE__)
-    if (!Bypass)
-        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
 #endif
 }
 
 template <int Bypass, typename T>
 SHMEMI_DI T shmemi_dwait_until(const char *call, const T *ivar, int cmp, T value) {
     shmemi_wait_timer timer = {0, 0};
-    T v;
-    while (!shmemi_dcompare(v = shmemi_dpoll<Bypass>(ivar), cmp, value))
+    for (;;) {
+        T v = shmemi_dpoll<0>(ivar);
+        if (shmemi_dcompare(v, cmp, value)) {
+            if (Bypass)
+                return v;
+            v = shmemi_dpoll<1>(ivar);
+            shmemi_dpoll_acquire();
+            if (shmemi_dcompare(v, cmp, value))
+                return v;
+        }
         shmemi_wait_tick(timer, call, ivar);
-    shmemi_dpoll_acquire<Bypass>();
-    return v;
+    }
 }
 template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {
-    if (!shmemi_dcompare(shmemi_dpoll<Bypass>(ivar), cmp, value))
+    if (!shmemi_dcompare(shmemi_dpoll<0>(ivar), cmp, value))
         return 0;
-    shmemi_dpoll_acquire<Bypass>();
-    return 1;
+    if (Bypass)
+        return 1;
+    T v = shmemi_dpoll<1>(ivar);
+    shmemi_dpoll_acquire();
+    return shmemi_dcompare(v, cmp, value);
 }
 
 /* ---- barrier ----------------------------------------------------------------------------------
@@ -268,7 +282,7 @@ template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int 
 /* Every PE writes its epoch into its word of every peer's flag array, then waits until every
  * peer's word there reaches the epoch. One system-scope fence first (sequentially consistent for
  * barrier, which includes quiet; release for sync) makes the relaxed flag stores releases; the
- * polls acquire, so the barrier also synchronizes memory. One thread. */
+ * waits acquire, so the barrier also synchronizes memory. One thread. */
 template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
     if (Quiet)
         shmemi_dquiet<0>();
