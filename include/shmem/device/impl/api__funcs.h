@@ -98,10 +98,12 @@ SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T 
         return;
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
     shmemi_dremote(call, d + (ptrdiff_t)(n - 1) * dst, sizeof(T), pe);
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_bypass(ctx)) {
         shmemi_dcopy_strided<0, 1, SHMEMI_GROUP_THREAD>(r, dst, s, sst, n);
-    else
+        shmemi_dtrack_dirty();
+    } else {
         shmemi_dcopy_strided<0, 0, SHMEMI_GROUP_THREAD>(r, dst, s, sst, n);
+    }
 }
 template <typename T>
 SHMEMI_DI void shmemi_api_iget(const char *call, shmem_ctx_t ctx, T *d, const T *s, ptrdiff_t dst,
@@ -117,18 +119,25 @@ template <typename T>
 SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_bypass(ctx)) {
         shmemi_dstore<1>(r, v);
-    else
+        shmemi_dtrack_dirty();
+    } else {
         shmemi_dstore<0>(r, v);
+    }
 }
 template <typename T>
 SHMEMI_DI T shmemi_api_g(const char *call, shmem_ctx_t ctx, const T *s, int pe) {
     return shmemi_ld_bypass((const T *)shmemi_dremote(call, s, sizeof(T), shmemi_dctx_pe(ctx, pe)));
 }
+/* The remote word of an AMO or signal update on ctx; on a BYPASS context the update, issued
+ * right after, is recorded for fence and quiet. */
 template <typename T>
 SHMEMI_DI T *shmemi_api_amo_target(const char *call, shmem_ctx_t ctx, const T *d, int pe) {
-    return (T *)shmemi_dremote(call, d, sizeof(T), shmemi_dctx_pe(ctx, pe));
+    T *r = (T *)shmemi_dremote(call, d, sizeof(T), shmemi_dctx_pe(ctx, pe));
+    if (shmemi_dctx_bypass(ctx))
+        shmemi_dtrack_dirty();
+    return r;
 }
 #endif
 
