@@ -4,9 +4,11 @@
 Usage: bench/plot_gpu.py [RESULT.json ...] [--outdir DIR]
 Without files it takes the newest bench/results/*-h200x2.json. For each file F.json it writes
 F-bandwidth.png (put/get/p bandwidth vs size: libshmem solid, NVSHMEM dashed, the copy engine and
-NVLink's 478 GB/s per direction as ceilings), F-latency.png (latencies vs size, same styles) and
+NVLink's 478 GB/s per direction as ceilings), F-latency.png (latencies vs size, same styles),
 F-allreduce.png (all-reduce and all-gather time vs size: default and BYPASS contexts, NVSHMEM,
-NCCL) and F-ep.png (expert-parallel dispatch and combine time vs tokens). Needs matplotlib
+NCCL), F-ep.png (expert-parallel dispatch and combine time vs tokens) and F-gemm.png (GEMM with
+the all-gather or reduce-scatter in its epilogue against GEMM, then the collective, and cuBLAS,
+then the collective). Needs matplotlib
 (Debian: apt-get install python3-matplotlib).
 """
 
@@ -129,7 +131,57 @@ def plot(path, outdir, plt):
              "microseconds per kernel",
              "Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), NVSHMEM (dashed)",
              base + "-ep.png", written)
+    plot_gemm(rows, base, plt, colors, written)
     return written
+
+
+def plot_gemm(rows, base, plt, colors, written):
+    """F-gemm.png: the fused GEMM + all-gather and GEMM + reduce-scatter against the GEMM then
+    the collective, one group of bars per form and size, time relative to the faster cuBLAS +
+    collective of the group, with the microseconds on the bars; the GEMM alone beside the
+    all-gather groups."""
+    med = {(r["bench"], r["lib"], r["variant"], r["ctx"], r["size"]): r["median"] for r in rows
+           if r["bench"] in ("gemm_ag", "gemm_rs", "gemm")}
+    if not med:
+        return
+    bars = [("libshmem", "fused", "default", "libshmem fused"),
+            ("libshmem", "fused", "bypass", "libshmem fused BYPASS"),
+            ("nvshmem", "fused", "default", "NVSHMEM fused"),
+            ("libshmem", "unfused", "default", "libshmem GEMM, then collective"),
+            ("nvshmem", "unfused", "default", "NVSHMEM GEMM, then collective"),
+            ("libshmem", "cublas", "default", "cuBLAS, then libshmem collective"),
+            ("nvshmem", "cublas", "default", "cuBLAS, then NVSHMEM collective"),
+            ("gemm", "ours", "default", "GEMM alone (ours)"),
+            ("gemm", "cublas", "default", "GEMM alone (cuBLAS)")]
+    groups = sorted({(k[0], k[4]) for k in med if k[0] != "gemm"}, key=lambda g: (g[0], g[1]))
+    fig, ax = plt.subplots(figsize=(12, 7))
+    width = 0.8 / len(bars)
+    seen = set()
+    for gi, (bench, size) in enumerate(groups):
+        ref = min([v for k, v in med.items() if k[0] == bench and k[2] == "cublas" and
+                   k[4] == size] or [0])
+        if not ref:
+            continue
+        for i, (a, variant, ctx, name) in enumerate(bars):
+            k = ("gemm", "libshmem", variant, ctx, size) if a == "gemm" else (bench, a, variant,
+                                                                               ctx, size)
+            if k not in med or (a == "gemm" and bench != "gemm_ag"):
+                continue
+            x = gi + (i - (len(bars) - 1) / 2) * width
+            ax.bar([x], [med[k] / ref], width, color=colors[i % len(colors)],
+                   label=None if name in seen else name)
+            seen.add(name)
+            ax.text(x, med[k] / ref, f"{med[k]:.0f}", ha="center", va="bottom", fontsize=6,
+                    rotation=90)
+    ax.axhline(1.0, color="gray", linestyle="--")
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels([("all-gather" if b == "gemm_ag" else "reduce-scatter") + f", {s}"
+                        for b, s in groups])
+    ax.grid(True, axis="y", alpha=0.3)
+    save(plt, fig, ax, "fused collective, M = N = K (bf16; C split by rows over 2 PEs)",
+         "time / (cuBLAS + collective); microseconds on the bars",
+         "GEMM with the collective in its epilogue vs GEMM then the collective, 2 x H200",
+         base + "-gemm.png", written)
 
 
 def main():

@@ -152,6 +152,34 @@ void shmemi_local_write(const char *call, void *addr, const void *source, size_t
                      addr, shmemi_transport_local->name, (int)st);
 }
 
+/* Nonzero when the heap lives in GPU memory, which host code cannot load or store. */
+static inline int heap_on_device(void) {
+    return __builtin_expect(shmemi_state.segments[0].peer_base[shmemi_state.my_pe] == NULL, 0);
+}
+
+/* Stores len bytes from the caller's source into a mapped remote address r: through the heap's
+ * transport when the source is this PE's GPU heap (a put from the GPU heap into a global). */
+static void put_mapped(const char *call, char *r, const void *source, size_t len, int bypass) {
+    if (heap_on_device() && shmemi_local_on_device(source)) {
+        shmemi_status_t st = shmemi_transport_local->local_copy(r, source, len);
+        if (st != SHMEMI_OK)
+            transport_failed(call, st, source, shmemi_state.my_pe);
+        return;
+    }
+    store_bytes(r, source, len, bypass);
+}
+
+/* Loads len bytes from a mapped remote address r into dest, which may be this PE's GPU heap. */
+static void get_mapped(const char *call, void *dest, const char *r, size_t len) {
+    if (heap_on_device() && shmemi_local_on_device(dest)) {
+        shmemi_status_t st = shmemi_transport_local->local_copy(dest, r, len);
+        if (st != SHMEMI_OK)
+            transport_failed(call, st, dest, shmemi_state.my_pe);
+        return;
+    }
+    load_bytes(dest, r, len);
+}
+
 static inline char *route(const char *call, const void *addr, size_t len, int pe) {
     if (__builtin_expect(shmemi_state.debug, 0))
         shmemi_check_symmetric(call, addr, len, pe);
@@ -169,7 +197,7 @@ void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void 
         transport_put(call, dest, source, len, wpe);
         return;
     }
-    store_bytes(r, source, len, (int)c->bypass);
+    put_mapped(call, r, source, len, (int)c->bypass);
 }
 
 void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
@@ -183,7 +211,7 @@ void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void 
         transport_get(call, dest, source, len, wpe);
         return;
     }
-    load_bytes(dest, r, len);
+    get_mapped(call, dest, r, len);
     /* A get returns before any later write of the caller is issued (LB+gets+puts). */
     SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
 }
@@ -225,8 +253,8 @@ void shmemi_put_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
             transport_put(call, (char *)dest + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep,
                           block_bytes, wpe);
         else
-            store_bytes(r + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep, block_bytes,
-                        (int)c->bypass);
+            put_mapped(call, r + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep, block_bytes,
+                       (int)c->bypass);
     }
 }
 
@@ -248,7 +276,7 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
             transport_get(call, d + (ptrdiff_t)i * dstep,
                           (const char *)source + (ptrdiff_t)i * sstep, block_bytes, wpe);
         else
-            load_bytes(d + (ptrdiff_t)i * dstep, r + (ptrdiff_t)i * sstep, block_bytes);
+            get_mapped(call, d + (ptrdiff_t)i * dstep, r + (ptrdiff_t)i * sstep, block_bytes);
     }
     SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
 }

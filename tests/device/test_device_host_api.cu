@@ -36,6 +36,39 @@ static int host_api_test(buffers b) {
     return gpu_test_report("host API on the GPU heap", errors);
 }
 
+/* Host RMA between the GPU heap and global variables (symmetric host memory): a put from the GPU
+ * heap into the next PE's global, a get from its global into the GPU heap, strided forms too. */
+static long global_dst[16];
+static long global_src[16];
+
+static int host_global_test(void) {
+    int me = shmem_my_pe(), n = shmem_n_pes(), next = (me + 1) % n, prev = (me + n - 1) % n;
+    long *heap = (long *)gpu_test_zalloc(32 * sizeof(long));
+    long vals[16], got[32];
+    for (int i = 0; i < 16; i++) {
+        vals[i] = 9000 + me * 16 + i;
+        global_src[i] = 7000 + me * 16 + i;
+        global_dst[i] = -1;
+    }
+    GPU_CHECK(gpu_memcpy(heap, vals, sizeof(vals), gpu_memcpy_default));
+    barrier_on_stream();
+    shmem_long_put(global_dst, heap, 8, next);
+    shmem_long_iput(global_dst + 8, heap + 8, 1, 1, 8, next);
+    shmem_long_get(heap + 16, global_src, 8, next);
+    shmem_long_iget(heap + 24, global_src + 8, 1, 1, 8, next);
+    shmem_quiet();
+    barrier_on_stream();
+    GPU_CHECK(gpu_memcpy(got, heap, sizeof(got), gpu_memcpy_default));
+    long errors = 0;
+    for (int i = 0; i < 16; i++) {
+        errors += global_dst[i] != 9000 + prev * 16 + i;
+        errors += got[16 + i] != 7000 + next * 16 + i;
+    }
+    barrier_on_stream();
+    shmem_free(heap);
+    return gpu_test_report("host RMA, GPU heap <-> globals", errors);
+}
+
 /* A kernel on a BYPASS context made by shmem_ctx_create: payload and signal to the next PE, wait
  * with the context's (non-acquiring) wait, read the payload with bypass loads. */
 __global__ void bypass_kernel(shmem_ctx_t ctx, long *data, uint64_t *sig, long *errors) {
@@ -83,6 +116,7 @@ int main(void) {
     b.dst = (int *)gpu_test_zalloc(16 * sizeof(int));
     barrier_on_stream();
     int fails = host_api_test(b);
+    fails += host_global_test();
     fails += bypass_ctx_test();
     shmem_finalize();
     return fails ? 1 : 0;

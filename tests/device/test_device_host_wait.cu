@@ -3,7 +3,8 @@
  * semantics, and must not wait for the kernels in flight (one of them sets the word).
  *   kernel:  a kernel on the previous PE (this PE with 1 PE) puts a payload with a signal while
  *            the host waits in shmem_signal_wait_until; the kernel is still running then (it waits
- *            for the host's answer before it ends).
+ *            for the host's answer before it ends), also through a host quiet and barrier_all,
+ *            which must not wait for kernels.
  *   host:    every PE sets its slot of an array on every PE with a host AMO; each host waits with
  *            wait_until_all, wait_until_any, wait_until and the tests.
  *   local:   p, g, atomics and bypass stores/loads of the host on its own heap.
@@ -54,7 +55,9 @@ static int kernel_test(void) {
         errors += shmemx_long_ld_bypass(&data[i]) != payload(prev, i);
         errors += shmem_long_g(&data[i], me) != payload(prev, i);
     }
-    /* The previous PE's kernel is still running: release it. */
+    /* Every kernel is still running: neither quiet nor barrier_all may wait for it. */
+    shmem_quiet();
+    shmem_barrier_all();
     shmem_uint64_atomic_set(ack, 1, prev);
     GPU_CHECK(gpu_device_synchronize());
     barrier_on_stream();

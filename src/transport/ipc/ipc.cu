@@ -299,9 +299,11 @@ static shmemi_status_t ipc_amo(shmemi_amo_op_t op, void *dest, void *fetch_p, co
     return SHMEMI_ERR_UNSUPPORTED;
 }
 
-/* Host copies above are synchronous; quiet waits for kernels and copies in flight on this GPU. */
+/* Host copies and AMOs above are synchronous, so quiet only drains the copy stream. It never
+ * waits for kernels: a host barrier may run while a kernel waits for what the host does after it
+ * (shmem_finalize synchronizes the device before its last barrier, src/device/state.cu). */
 static shmemi_status_t ipc_quiet(void) {
-    return ipc_check("quiet", gpu_device_synchronize()) ? SHMEMI_ERR_IO : SHMEMI_OK;
+    return ipc_check("quiet", gpu_stream_synchronize(copy_stream)) ? SHMEMI_ERR_IO : SHMEMI_OK;
 }
 
 /* Host data only: HIP would otherwise also place this constant in device memory. */

@@ -110,12 +110,24 @@ template <int Bypass> SHMEMI_DI void shmemi_dstore(shmemi_vec16_t *p, shmemi_vec
 }
 
 /* Copies n bytes with the group's threads, in the widest unit both addresses allow. Words of
- * one copy are performed in no fixed order. */
+ * one copy are performed in no fixed order. Each thread issues SHMEMI_COPY_UNROLL loads before
+ * their stores, so that several loads are in flight per thread (bandwidth of large puts). */
+#define SHMEMI_COPY_UNROLL 4
 template <int LoadBypass, int StoreBypass, int Group, typename U>
 SHMEMI_DI void shmemi_dcopy_units(U *dst, const U *src, size_t n_units) {
     const size_t rank = (size_t)shmemi_group_rank<Group>();
     const size_t step = (size_t)shmemi_group_size<Group>();
-    for (size_t i = rank; i < n_units; i += step)
+    size_t i = rank;
+    for (; i + (SHMEMI_COPY_UNROLL - 1) * step < n_units; i += SHMEMI_COPY_UNROLL * step) {
+        U v[SHMEMI_COPY_UNROLL];
+#pragma unroll
+        for (int k = 0; k < SHMEMI_COPY_UNROLL; k++)
+            v[k] = shmemi_dload<LoadBypass>(src + i + (size_t)k * step);
+#pragma unroll
+        for (int k = 0; k < SHMEMI_COPY_UNROLL; k++)
+            shmemi_dstore<StoreBypass>(dst + i + (size_t)k * step, v[k]);
+    }
+    for (; i < n_units; i += step)
         shmemi_dstore<StoreBypass>(dst + i, shmemi_dload<LoadBypass>(src + i));
 }
 template <int LoadBypass, int StoreBypass, int Group>
@@ -177,6 +189,9 @@ SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, siz
  * invalidate); on NVIDIA the same fences as the default context, which the PTX model needs for the
  * relaxed stores, but shmemi_dorder emits them only when operations are outstanding. */
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
+#if defined(SHMEMI_TEST_WEAKEN_QUIET) /* only the litmus harness's test builds: no quiet */
+    return;
+#endif
     if (Bypass) {
         shmemi_drain_stores();
 #if defined(__CUDA_ARCH__)
@@ -187,6 +202,9 @@ template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
     }
 }
 template <int Bypass> SHMEMI_DI void shmemi_dfence() {
+#if defined(SHMEMI_TEST_WEAKEN_FENCE) /* only the litmus harness's test builds: no fence */
+    return;
+#endif
     if (Bypass) {
         shmemi_drain_stores();
 #if defined(__CUDA_ARCH__)
@@ -340,6 +358,9 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
  * and only the last read pays for the acquire. BYPASS waits never acquire: payload is read with
  * bypass loads or after shmemx_acquire. */
 template <int Acquire, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
+#if defined(SHMEMI_TEST_WEAKEN_WAIT) /* only the litmus harness's test builds: no acquire */
+    return shmemi_ld_bypass(p);
+#endif
 #if defined(__CUDA_ARCH__)
     if (Acquire)
         return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
@@ -349,6 +370,9 @@ template <int Acquire, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
 /* Completes the acquire of shmemi_dpoll<1> reads: AMD's system acquire fence (L2 invalidate);
  * nothing on NVIDIA. */
 SHMEMI_DI void shmemi_dpoll_acquire() {
+#if defined(SHMEMI_TEST_WEAKEN_WAIT)
+    return;
+#endif
 #if defined(__HIP_DEVICE_COMPILE__)
     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
 #endif
