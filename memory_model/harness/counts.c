@@ -47,8 +47,18 @@ static void stop_path(const harness_opts_t *o, int test, char *buf, size_t cap) 
     snprintf(buf, cap, "%s.%d.stop", o->out, test);
 }
 
-int harness_stop_decide(const harness_opts_t *o, int test, long done, double elapsed) {
-    if (done < o->iterations && (o->max_seconds <= 0 || elapsed < o->max_seconds))
+int harness_round_done(const harness_opts_t *o, int test, const plan_t *p,
+                       const harness_counts_t *h, long done, long rounds, double elapsed) {
+    static int last_test = -1;
+    static double last_write;
+    if (test != last_test || elapsed - last_write >= 1.0) {
+        harness_write_counts(o, test, p, h, rounds, elapsed, 1);
+        last_test = test;
+        last_write = elapsed;
+    }
+    int timed_out = o->max_seconds > 0 && elapsed >= o->max_seconds &&
+                    (!p->spread || done >= o->min_iterations);
+    if (done < o->iterations && !timed_out)
         return 0;
     char path[4096];
     stop_path(o, test, path, sizeof path);
@@ -65,12 +75,13 @@ int harness_stop_seen(const harness_opts_t *o, int test) {
 }
 
 int harness_write_counts(const harness_opts_t *o, int test, const plan_t *p,
-                         const harness_counts_t *h, long rounds, double seconds) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s.%d", o->out, test);
-    FILE *f = fopen(path, "w");
+                         const harness_counts_t *h, long rounds, double seconds, int partial) {
+    char path[4096], tmp[4096 + 8];
+    snprintf(path, sizeof path, "%s.%d%s", o->out, test, partial ? ".part" : "");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
     if (!f) {
-        perror(path);
+        perror(tmp);
         return -1;
     }
     fprintf(f, "rounds %ld seconds %.3f cols %d\n", rounds, seconds, p->ncols);
@@ -80,5 +91,9 @@ int harness_write_counts(const harness_opts_t *o, int test, const plan_t *p,
             fprintf(f, " %lld", (long long)h->rows[(size_t)i * (size_t)p->ncols + (size_t)col]);
         fputc('\n', f);
     }
-    return fclose(f);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        perror(path);
+        return -1;
+    }
+    return 0;
 }

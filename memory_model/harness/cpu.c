@@ -84,45 +84,10 @@ static void group_sync(cpu_t *c, const plan_op_t *op, int th, int k, int phase) 
     spin_until(counter, (long)phase * c->group_size[g]);
 }
 
-static void wait_long(long *x, long value) {
-#if defined(LITMUS_WEAKEN_WAIT)
-    while (__atomic_load_n(x, __ATOMIC_RELAXED) != value)
-        sched_yield();
-#else
-    shmem_long_wait_until(x, SHMEM_CMP_EQ, value);
-#endif
-}
-
 static uint64_t wait_signal(shmem_ctx_t ctx, uint64_t *s, int cmp, uint64_t value) {
-#if defined(LITMUS_WEAKEN_WAIT)
-    (void)ctx;
-    for (;;) {
-        uint64_t v = __atomic_load_n(s, __ATOMIC_RELAXED);
-        if (cmp == SHMEM_CMP_EQ ? v == value : v != value)
-            return v;
-        sched_yield();
-    }
-#else
     if (ctx == SHMEM_CTX_DEFAULT)
         return shmem_signal_wait_until(s, cmp, value);
     return shmemx_ctx_signal_wait_until(ctx, s, cmp, value);
-#endif
-}
-
-static void fence(shmem_ctx_t ctx) {
-#if defined(LITMUS_WEAKEN_FENCE)
-    (void)ctx;
-#else
-    shmem_ctx_fence(ctx);
-#endif
-}
-
-static void quiet(shmem_ctx_t ctx) {
-#if defined(LITMUS_WEAKEN_QUIET)
-    (void)ctx;
-#else
-    shmem_ctx_quiet(ctx);
-#endif
 }
 
 static void run_op(cpu_t *c, const plan_op_t *op, int th, int k, int s, long *r, long *nbi) {
@@ -194,7 +159,7 @@ static void run_op(cpu_t *c, const plan_op_t *op, int th, int k, int s, long *r,
         r[op->reg] = (long)shmem_signal_fetch((uint64_t *)x);
         return;
     case PLAN_WAIT:
-        wait_long(x, (long)op->wait_value);
+        shmem_long_wait_until(x, SHMEM_CMP_EQ, (long)op->wait_value);
         r[op->reg] = (long)op->wait_value;
         return;
     case PLAN_SIGNAL_WAIT:
@@ -206,9 +171,9 @@ static void run_op(cpu_t *c, const plan_op_t *op, int th, int k, int s, long *r,
     case PLAN_QUIET:
         group_sync(c, op, th, k, 1);
         if (op->kind == PLAN_FENCE)
-            fence(ctx);
+            shmem_ctx_fence(ctx);
         else
-            quiet(ctx);
+            shmem_ctx_quiet(ctx);
         group_sync(c, op, th, k, 2);
         return;
     case PLAN_BARRIER:
@@ -383,14 +348,15 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p, int prov
         done += c.kr;
         if (c.me == 0) {
             collect(&c, &counts);
-            harness_stop_decide(o, test, done, harness_now() - start);
+            harness_round_done(o, test, p, &counts, done, round + 1, harness_now() - start);
         }
         shmem_barrier_all();
         if (harness_stop_seen(o, test))
             break;
     }
-    int rc =
-        c.me == 0 ? harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start) : 0;
+    int rc = c.me == 0
+                 ? harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start, 0)
+                 : 0;
     for (int x = 1; x < PLAN_NCTX; x++)
         if (p->ctx_used & (1u << x))
             shmem_ctx_destroy(c.ctx[x]);

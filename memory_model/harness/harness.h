@@ -10,12 +10,14 @@
 #include "plan.h"
 
 typedef struct harness_opts {
-    long iterations;    /* instances of the test to run in all */
-    int instances;      /* instances per round (one synchronization of all PEs) */
-    int stress;         /* stress threads per PE */
-    uint64_t seed;      /* placement and slot permutations derive from it */
-    double max_seconds; /* per test: start no round after this long (0: no limit) */
-    const char *out;    /* PE 0 writes test i's counted states to OUT.i */
+    long iterations;     /* instances of the test to run in all */
+    long min_iterations; /* max_seconds does not stop a spread test (plan.h) before this many */
+    int instances;       /* instances per round (one synchronization of all PEs) */
+    int stress;          /* stress threads per PE */
+    int prime;           /* GPU: percent of test threads that load their locations first */
+    uint64_t seed;       /* placement and slot permutations derive from it */
+    double max_seconds;  /* per test: start no round after this long (0: no limit) */
+    const char *out;     /* PE 0 writes test i's counted states to OUT.i */
 } harness_opts_t;
 
 /* Distinct rows of recorded values (plan order) and how often each was seen. */
@@ -34,14 +36,19 @@ void harness_counts_free(harness_counts_t *c);
  * Runs plans[0..n) one after another; every test has the job's number of PEs. */
 int harness_worker_main(const harness_opts_t *o, int n, const plan_t *plans);
 
-/* The round loop's common parts. harness_stop_decide: PE 0, after a round, decides whether test
- * i has run long enough (done >= iterations, or elapsed >= max_seconds) and tells the other PEs
- * through a file next to OUT.i (the PEs share one node); harness_stop_seen: every PE, after the
- * barrier that follows. harness_write_counts: PE 0 writes OUT.i. */
-int harness_stop_decide(const harness_opts_t *o, int test, long done, double elapsed);
+/* The round loop's common parts. harness_round_done: PE 0, after round `rounds` of test i (done
+ * instances so far, elapsed seconds), writes the counts so far to OUT.i.part about once a second
+ * (the front end reports them if the test is stopped from outside), decides whether the test has
+ * run long enough (done >= iterations, or elapsed >= max_seconds unless the test is spread and
+ * has not reached min_iterations) and tells the other PEs through a file next to OUT.i (the PEs
+ * share one node); returns the decision. harness_stop_seen: every PE, after the barrier that
+ * follows. harness_write_counts: PE 0 writes OUT.i (final) or OUT.i.part, each whole or not at
+ * all. */
+int harness_round_done(const harness_opts_t *o, int test, const plan_t *p,
+                       const harness_counts_t *h, long done, long rounds, double elapsed);
 int harness_stop_seen(const harness_opts_t *o, int test);
 int harness_write_counts(const harness_opts_t *o, int test, const plan_t *p,
-                         const harness_counts_t *h, long rounds, double seconds);
+                         const harness_counts_t *h, long rounds, double seconds, int partial);
 double harness_now(void);
 
 /* A small deterministic generator, so that every PE derives the same round layout. */

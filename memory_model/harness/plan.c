@@ -171,6 +171,8 @@ int plan_build(const litmus_test_t *t, plan_t *p, litmus_error_t *err) {
         return fail(err, t, 0, "every thread must be inside a pe of the scopes: tree", "");
     if (p->nblocks > LITMUS_MAX_THREADS || p->nwarps > LITMUS_MAX_THREADS)
         return fail(err, t, 0, "more blocks or warps than threads", "");
+    for (int th = 1; th < t->nthreads; th++)
+        p->spread |= p->thread_block[th] != p->thread_block[0];
     for (int l = 0; l < t->nlocs; l++) {
         p->loc_home[l] = litmus_loc_home(t, l);
         if (p->loc_home[l] < 0 || p->loc_home[l] >= p->npes)

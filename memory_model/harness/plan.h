@@ -77,6 +77,9 @@ typedef struct plan {
     unsigned ctx_used;  /* bit per PLAN_CTX_* */
     int has_barrier;    /* some thread calls shmem_barrier_all */
     int has_group_call; /* some thread calls a warp or block fence/quiet */
+    /* The threads are in more than one block (on one PE or several): where they run, and so
+     * the outcome, can differ from one placement to the next. */
+    int spread;
     /* The recorded values of one run, in this order: every register that an event sets (not the
      * unobservable result of a put_signal ADD), then the final value of every location. */
     int ncols;

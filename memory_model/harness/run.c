@@ -1,7 +1,10 @@
 /* shmem-litmus run: the front end of the litmus harness. For every test it evaluates the model
  * (the checker's evaluation gives the final states the model allows), starts the interpreter on
- * as many PEs as the test has under shmemrun, reads back the counted final states, and prints a
- * histogram in litmus7's format with the verdict and the allowed states never seen. */
+ * as many PEs as the test has under shmemrun, and reports each test as soon as the interpreter
+ * has written its counted final states: a histogram in litmus7's format with the verdict and
+ * the allowed states never seen, and the JSON file rewritten with every result so far. A test
+ * that runs too long is stopped (its counts so far are reported) and the job goes on with the
+ * tests after it. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -19,12 +22,17 @@
 typedef struct run_cfg {
     harness_opts_t h;
     const char *platform;
+    const char *weaken; /* the primitive of the weakened interpreter, or NULL */
     const char *bell;
     const char *cat;
     const char *json;
     const char *note;
+    const char *machine;
+    const char *commit;
+    const char *command;
     const char *launcher;
-    int timeout;
+    int timeout;      /* the whole run, seconds (0: none) */
+    int test_timeout; /* one test, seconds (0: none) */
     int worker;
 } run_cfg_t;
 
@@ -34,43 +42,54 @@ static void usage(FILE *out) {
           "  histogram of final states, 'Verdict NAME ok|FORBIDDEN-SEEN' and the states the\n"
           "  model allows that never showed. Exit status 1 when a forbidden state was seen.\n"
           "  --platform cpu|cuda|hip  where the test's threads run (default cpu)\n"
+          "  --weaken fence|quiet|wait  run on the test build of the library whose primitive\n"
+          "                           is weakened (built with SHMEM_TEST_WEAKEN)\n"
           "  --iterations N           instances of each test in all (default 100000)\n"
           "  --instances K            instances per round, each on its own lines (default 500)\n"
-          "  --stress S               stress threads per PE (default 1)\n"
+          "  --stress S               stress threads (GPU: warps per block) per PE (default 1)\n"
+          "  --prime PCT              GPU: percent of test threads that load their locations\n"
+          "                           before the test starts (default 50)\n"
           "  --seed X                 seed of the placement permutations (default: the time)\n"
           "  --max-seconds SEC        run each test at most this long (default 0: no limit)\n"
-          "  --timeout SEC            stop a job of tests that runs longer (default 0: none)\n"
+          "  --min-iterations N       but never stop a spread test (threads in several blocks\n"
+          "                           or PEs) for time before N instances (default 0)\n"
+          "  --test-timeout SEC       stop a test that gives no result in SEC, report its\n"
+          "                           counts so far and go on with the next (default 0: none)\n"
+          "  --timeout SEC            stop the whole run after SEC (default 0: none)\n"
           "  --bell FILE, --cat FILE  the model (default ../shmem.bell, ../shmem.cat)\n"
-          "  --json FILE              also write the results as JSON\n"
-          "  --note TEXT              a note for the JSON file (machine, commit)\n"
+          "  --json FILE              also write the results as JSON, after every test\n"
+          "  --machine, --commit, --command, --note TEXT   recorded in the JSON file\n"
           "  --launcher PATH          shmemrun (default: next to this program)\n",
           out);
 }
 
-/* The program that runs the tests of a platform: this one on the cpu, on GPUs the sibling whose
- * name adds -PLATFORM (shmem-litmus-cuda, shmem-litmus-weak-fence-cuda). */
+/* The interpreter: this program on the cpu, on GPUs the sibling whose name adds -PLATFORM
+ * (shmem-litmus-cuda); with --weaken P, shmem-litmus-weak-P[-PLATFORM]. */
 static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_t cap) {
     ssize_t n = readlink("/proc/self/exe", self, cap - 1);
     if (n <= 0)
         return -1;
     self[n] = '\0';
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", self);
+    *strrchr(dir, '/') = '\0';
+    if (cfg->weaken && snprintf(self, cap, "%s/shmem-litmus-weak-%s", dir, cfg->weaken) >= (int)cap)
+        return -1;
     if (strcmp(cfg->platform, "cpu") != 0) {
         size_t len = strlen(self);
         snprintf(self + len, cap - len, "-%s", cfg->platform);
-        if (access(self, X_OK) != 0) {
-            fprintf(stderr, "shmem-litmus run: %s is not built (configure with SHMEM_GPU=%s)\n",
-                    self, cfg->platform);
-            return -1;
-        }
+    }
+    if (access(self, X_OK) != 0) {
+        fprintf(stderr, "shmem-litmus run: %s is not built (configure with SHMEM_GPU=%s%s%s)\n",
+                self, strcmp(cfg->platform, "cpu") ? cfg->platform : "none",
+                cfg->weaken ? " and SHMEM_TEST_WEAKEN=" : "", cfg->weaken ? cfg->weaken : "");
+        return -1;
     }
     if (cfg->launcher) {
         snprintf(launcher, cap, "%s", cfg->launcher);
         return 0;
     }
     static const char *const rel[] = {"/../tools/shmemrun", "/../../tools/shmemrun", "/shmemrun"};
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", self);
-    *strrchr(dir, '/') = '\0';
     for (int i = 0; i < 3; i++) {
         snprintf(launcher, cap, "%s%s", dir, rel[i]);
         if (access(launcher, X_OK) == 0)
@@ -90,13 +109,15 @@ static void stop_job(int sig) {
     raise(sig);
 }
 
-static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher, int npes,
-                   const char *out, int ntests, char **tests) {
-    char np[16], it[32], inst[16], st[16], seed[32], secs[32];
+static pid_t start_job(const run_cfg_t *cfg, const char *self, const char *launcher, int npes,
+                       const char *out, int ntests, char **tests) {
+    char np[16], it[32], mit[32], inst[16], st[16], pr[16], seed[32], secs[32];
     snprintf(np, sizeof np, "%d", npes);
     snprintf(it, sizeof it, "%ld", cfg->h.iterations);
+    snprintf(mit, sizeof mit, "%ld", cfg->h.min_iterations);
     snprintf(inst, sizeof inst, "%d", cfg->h.instances);
     snprintf(st, sizeof st, "%d", cfg->h.stress);
+    snprintf(pr, sizeof pr, "%d", cfg->h.prime);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)cfg->h.seed);
     snprintf(secs, sizeof secs, "%g", cfg->h.max_seconds);
     char *fixed[] = {(char *)launcher,
@@ -109,10 +130,14 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
                      (char *)out,
                      "--iterations",
                      it,
+                     "--min-iterations",
+                     mit,
                      "--instances",
                      inst,
                      "--stress",
                      st,
+                     "--prime",
+                     pr,
                      "--seed",
                      seed,
                      "--max-seconds",
@@ -125,39 +150,33 @@ static int run_job(const run_cfg_t *cfg, const char *self, const char *launcher,
     memcpy(argv + nfixed, tests, (size_t)ntests * sizeof *tests);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
         execvp(launcher, argv);
         fprintf(stderr, "shmem-litmus run: cannot start %s: %s\n", launcher, strerror(errno));
         _exit(127);
     }
     free(argv);
-    job_pid = pid;
-    signal(SIGTERM, stop_job);
-    signal(SIGINT, stop_job);
-    signal(SIGHUP, stop_job);
-    struct timespec t0, now, tick = {0, 10 * 1000 * 1000};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        int status;
-        pid_t r = waitpid(pid, &status, cfg->timeout > 0 ? WNOHANG : 0);
-        if (r == pid) {
+    if (pid > 0)
+        job_pid = pid;
+    return pid;
+}
+
+/* Stops the job: SIGTERM (shmemrun passes it to its PEs), SIGKILL if that is not enough. */
+static int end_job(pid_t pid) {
+    int status = 0;
+    kill(pid, SIGTERM);
+    for (int i = 0; i < 500; i++) {
+        if (waitpid(pid, &status, WNOHANG) == pid) {
             job_pid = 0;
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            return status;
         }
-        if (r < 0 && errno != EINTR)
-            return -1;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (cfg->timeout > 0 && now.tv_sec - t0.tv_sec >= cfg->timeout) {
-            fprintf(stderr, "shmem-litmus run: the job of %d-PE tests ran longer than %d s\n", npes,
-                    cfg->timeout);
-            kill(pid, SIGTERM);
-            waitpid(pid, &status, 0);
-            return 124;
-        }
+        struct timespec tick = {0, 10 * 1000 * 1000};
         nanosleep(&tick, NULL);
     }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    job_pid = 0;
+    return status;
 }
 
 static int read_counts(const char *path, const plan_t *p, harness_counts_t *h, long *rounds,
@@ -219,26 +238,107 @@ static void json_str(FILE *f, const char *s) {
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
             fputc('\\', f);
-        fputc(*s, f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
     }
     fputc('"', f);
 }
 
+/* Everything reported so far; the JSON file is rewritten from it after every test. */
 typedef struct report {
-    FILE *json;
+    const run_cfg_t *cfg;
+    char date[32];
+    char machine[512];
+    char *tests; /* the JSON objects of the tests reported so far, comma separated */
+    size_t tests_len;
     int ntests;
     int forbidden_tests;
+    int missing_tests;
     long long iterations;
 } report_t;
 
+static void json_write(const report_t *rep, int complete) {
+    const run_cfg_t *cfg = rep->cfg;
+    if (!cfg->json)
+        return;
+    char tmp[PATH_MAX + 8], date[32];
+    snprintf(tmp, sizeof tmp, "%s.tmp", cfg->json);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        perror(tmp);
+        return;
+    }
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f, "{\n  \"platform\": \"%s\", \"weakened\": ", cfg->platform);
+    if (cfg->weaken)
+        json_str(f, cfg->weaken);
+    else
+        fputs("null", f);
+    fputs(",\n  \"machine\": ", f);
+    json_str(f, rep->machine);
+    fputs(", \"commit\": ", f);
+    json_str(f, cfg->commit ? cfg->commit : "unknown");
+    fputs(",\n  \"command\": ", f);
+    json_str(f, cfg->command ? cfg->command : "");
+    fputs(",\n  \"note\": ", f);
+    json_str(f, cfg->note ? cfg->note : "");
+    fprintf(f,
+            ",\n  \"date\": \"%s\", \"updated\": \"%s\", \"complete\": %s,\n"
+            "  \"iterations_target\": %ld, \"min_iterations\": %ld, \"max_seconds\": %g, "
+            "\"instances\": %d, \"stress\": %d, \"prime\": %d, \"seed\": %llu,\n  \"tests\": [%s",
+            rep->date, date, complete ? "true" : "false", cfg->h.iterations, cfg->h.min_iterations,
+            cfg->h.max_seconds, cfg->h.instances, cfg->h.stress, cfg->h.prime,
+            (unsigned long long)cfg->h.seed, rep->tests ? rep->tests : "");
+    fprintf(f,
+            "\n  ],\n  \"tests_run\": %d, \"iterations\": %lld, \"forbidden_seen\": %d, "
+            "\"no_result\": %d\n}\n",
+            rep->ntests, rep->iterations, rep->forbidden_tests, rep->missing_tests);
+    if (fclose(f) != 0 || rename(tmp, cfg->json) != 0)
+        perror(cfg->json);
+}
+
+/* Adds one test's JSON object (text of a memstream) to the report. */
+static void json_add(report_t *rep, char *obj, size_t len) {
+    char *grown = realloc(rep->tests, rep->tests_len + len + 8);
+    if (!grown) {
+        fprintf(stderr, "shmem-litmus run: out of memory\n");
+        exit(2);
+    }
+    rep->tests = grown;
+    rep->tests_len +=
+        (size_t)sprintf(rep->tests + rep->tests_len, "%s\n    %s", rep->ntests ? "," : "", obj);
+    free(obj);
+}
+
+static int uses_bypass(const plan_t *p) {
+    if (p->ctx_used & ((1u << PLAN_CTX_BP) | (1u << PLAN_CTX_BP2)))
+        return 1;
+    for (int th = 0; th < p->test->nthreads; th++)
+        for (int i = 0; i < p->nops[th]; i++)
+            if (p->ops[th][i].kind == PLAN_BYPASS_LD || p->ops[th][i].kind == PLAN_BYPASS_ST)
+                return 1;
+    return 0;
+}
+
+/* The fields every test's JSON object starts with. */
+static void json_test_head(FILE *f, const plan_t *p, const exec_outcome_t *o) {
+    fputs("{\"test\": ", f);
+    json_str(f, p->test->name);
+    fprintf(f, ", \"model\": \"%s\", \"pes\": %d, \"threads\": %d, \"spread\": %s, \"bypass\": %s",
+            o->pos > 0 ? "Allow" : "Forbid", p->npes, p->test->nthreads,
+            p->spread ? "true" : "false", uses_bypass(p) ? "true" : "false");
+}
+
 /* Projects the counted rows onto the variables of the condition, compares them with the model's
- * states, prints the result block. Returns 1 if a state the model forbids was seen. */
+ * states, prints the result block. `stopped` says why a test ended early (NULL: it ran its
+ * course). Returns 1 if a state the model forbids was seen. */
 static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
-                       const harness_counts_t *h, long rounds, double secs) {
+                       const harness_counts_t *h, long rounds, double secs, const char *stopped) {
     const litmus_test_t *t = p->test;
     harness_counts_t shown = {.ncols = o->nshown};
     int64_t v[EXEC_MAX_SHOWN];
-    long long pos = 0, neg = 0, total = 0;
+    long long pos = 0, neg = 0, total = 0, forbidden_runs = 0;
     for (int i = 0; i < h->n; i++) {
         const int64_t *row = h->rows + (size_t)i * (size_t)h->ncols;
         for (int k = 0; k < o->nshown; k++) {
@@ -257,14 +357,21 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
     printf("Test %s %s\nHistogram (%d states)\n", t->name, kind[t->cond_kind], shown.n);
     int forbidden = 0;
     char text[1024];
-    if (rep->json) {
-        fprintf(rep->json, "%s\n    {\"test\": ", rep->ntests ? "," : "");
-        json_str(rep->json, t->name);
-        fprintf(rep->json,
-                ", \"model\": \"%s\", \"iterations\": %lld, \"rounds\": %ld, \"seconds\": %.2f, "
-                "\"histogram\": [",
-                model_allows ? "Allow" : "Forbid", total, rounds, secs);
+    char *obj = NULL;
+    size_t len = 0;
+    FILE *js = open_memstream(&obj, &len);
+    if (!js) {
+        fprintf(stderr, "shmem-litmus run: out of memory\n");
+        exit(2);
     }
+    json_test_head(js, p, o);
+    fprintf(js, ", \"iterations\": %lld, \"rounds\": %ld, \"seconds\": %.2f, \"stopped\": ", total,
+            rounds, secs);
+    if (stopped)
+        json_str(js, stopped);
+    else
+        fputs("null", js);
+    fputs(", \"histogram\": [", js);
     for (int i = 0; i < shown.n; i++) {
         const int64_t *s = shown.rows + (size_t)i * (size_t)o->nshown;
         int allowed = 0;
@@ -286,15 +393,15 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
             }
         }
         forbidden |= !allowed;
+        if (!allowed)
+            forbidden_runs += shown.counts[i];
         check_state_text(t, o, s, text, sizeof text);
         printf("%-10lld%s>%s%s\n", (long long)shown.counts[i], sat ? "*" : ":", text,
                allowed ? "" : "  (forbidden by the model)");
-        if (rep->json) {
-            fprintf(rep->json, "%s{\"state\": ", i ? ", " : "");
-            json_str(rep->json, text);
-            fprintf(rep->json, ", \"count\": %lld, \"condition\": %s, \"allowed\": %s}",
-                    (long long)shown.counts[i], sat ? "true" : "false", allowed ? "true" : "false");
-        }
+        fprintf(js, "%s{\"state\": ", i ? ", " : "");
+        json_str(js, text);
+        fprintf(js, ", \"count\": %lld, \"condition\": %s, \"allowed\": %s}",
+                (long long)shown.counts[i], sat ? "true" : "false", allowed ? "true" : "false");
     }
     printf("%s\nWitnesses\nPositive: %lld, Negative: %lld\n", pos ? "Ok" : "No", pos, neg);
     printf("Observation %s %s %lld %lld\n", t->name,
@@ -304,9 +411,10 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
            pos, neg);
     printf("Model %s %s\n", t->name, model_allows ? "Allow" : "Forbid");
     printf("Verdict %s %s\n", t->name, forbidden ? "FORBIDDEN-SEEN" : "ok");
-    if (rep->json)
-        fprintf(rep->json, "], \"verdict\": \"%s\", \"unseen_allowed\": [",
-                forbidden ? "FORBIDDEN-SEEN" : "ok");
+    fprintf(js,
+            "], \"condition_count\": %lld, \"forbidden_count\": %lld, \"verdict\": \"%s\", "
+            "\"unseen_allowed\": [",
+            pos, forbidden_runs, forbidden ? "FORBIDDEN-SEEN" : "ok");
     int unseen = 0, blocked = 0;
     for (int j = 0; j < o->nstates; j++) {
         const int64_t *s = o->states + (size_t)j * (size_t)o->nshown;
@@ -322,10 +430,8 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
         }
         check_state_text(t, o, s, text, sizeof text);
         printf("Unseen %s %s\n", t->name, text);
-        if (rep->json) {
-            fprintf(rep->json, "%s", unseen ? ", " : "");
-            json_str(rep->json, text);
-        }
+        fprintf(js, "%s", unseen ? ", " : "");
+        json_str(js, text);
         unseen++;
     }
     if (unseen == 0)
@@ -333,15 +439,172 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
     if (blocked)
         printf("Unreachable %s %d (a wait returns only once its value has arrived)\n", t->name,
                blocked);
+    if (stopped)
+        printf("Stopped %s after %lld runs: %s\n", t->name, total, stopped);
     printf("Time %s %.2f\n\n", t->name, secs);
-    if (rep->json)
-        fprintf(rep->json, "], \"unreachable_allowed\": %d}", blocked);
+    fprintf(js, "], \"unreachable_allowed\": %d}", blocked);
+    fclose(js);
     fflush(stdout);
+    fprintf(stderr, "shmem-litmus run: %-28s %-14s %9lld runs %7.2f s%s%s\n", t->name,
+            forbidden ? "FORBIDDEN-SEEN" : "ok", total, secs, stopped ? ", stopped: " : "",
+            stopped ? stopped : "");
     harness_counts_free(&shown);
+    json_add(rep, obj, len);
     rep->ntests++;
     rep->forbidden_tests += forbidden;
     rep->iterations += total;
+    json_write(rep, 0);
     return forbidden;
+}
+
+/* A test that gave no counts at all. */
+static void report_missing(report_t *rep, const plan_t *p, const exec_outcome_t *o,
+                           const char *why) {
+    const litmus_test_t *t = p->test;
+    static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
+    printf("Test %s %s\nNo result: %s\nVerdict %s no-result\n\n", t->name, kind[t->cond_kind], why,
+           t->name);
+    fflush(stdout);
+    fprintf(stderr, "shmem-litmus run: %-28s no result: %s\n", t->name, why);
+    char *obj = NULL;
+    size_t len = 0;
+    FILE *js = open_memstream(&obj, &len);
+    if (!js) {
+        fprintf(stderr, "shmem-litmus run: out of memory\n");
+        exit(2);
+    }
+    json_test_head(js, p, o);
+    fputs(", \"iterations\": 0, \"stopped\": ", js);
+    json_str(js, why);
+    fputs(", \"histogram\": [], \"verdict\": \"no-result\", \"unseen_allowed\": []}", js);
+    fclose(js);
+    json_add(rep, obj, len);
+    rep->ntests++;
+    rep->missing_tests++;
+    json_write(rep, 0);
+}
+
+typedef struct runner {
+    const run_cfg_t *cfg;
+    report_t rep;
+    const char *self;
+    const char *launcher;
+    const char *dir;
+    double deadline; /* harness_now() after which the run stops, 0: none */
+    int status;
+} runner_t;
+
+static double since(double t0) {
+    return harness_now() - t0;
+}
+
+/* Runs the tests members[0..n) (all with npes PEs) in jobs of one interpreter each: reports
+ * each test as its result arrives, stops a test that overruns --test-timeout, and starts a new
+ * job for the tests after a test that was stopped or whose job failed. */
+static void run_group(runner_t *r, int npes, const int *members, int n, char **paths,
+                      const plan_t *p, const exec_outcome_t *o) {
+    const run_cfg_t *cfg = r->cfg;
+    int next = 0, failed_jobs = 0;
+    for (int job = 0; next < n; job++) {
+        if (r->deadline > 0 && harness_now() >= r->deadline) {
+            for (; next < n; next++)
+                report_missing(&r->rep, &p[members[next]], &o[members[next]],
+                               "not run: the run's --timeout passed");
+            r->status = 2;
+            return;
+        }
+        char out[PATH_MAX], path[PATH_MAX + 32];
+        snprintf(out, sizeof out, "%s/n%d.%d", r->dir, npes, job);
+        int base = next;
+        pid_t pid = start_job(cfg, r->self, r->launcher, npes, out, n - base, paths + base);
+        if (pid < 0) {
+            perror("shmem-litmus run: fork");
+            r->status = 2;
+            return;
+        }
+        double t_test = harness_now();
+        int status = 0, ended = 0, results = 0, stopped_at = -1;
+        const char *stopped = NULL;
+        while (next < n) {
+            snprintf(path, sizeof path, "%s.%d", out, next - base);
+            harness_counts_t h = {0};
+            long rounds = 0;
+            double secs = 0;
+            if (access(path, F_OK) == 0) {
+                int i = members[next];
+                if (read_counts(path, &p[i], &h, &rounds, &secs) == 0) {
+                    if (report_test(&r->rep, &p[i], &o[i], &h, rounds, secs, NULL) &&
+                        r->status == 0)
+                        r->status = 1;
+                } else {
+                    report_missing(&r->rep, &p[i], &o[i], "unreadable result file");
+                    r->status = 2;
+                }
+                harness_counts_free(&h);
+                next++;
+                results++;
+                t_test = harness_now();
+                continue;
+            }
+            if (ended)
+                break;
+            if (waitpid(pid, &status, WNOHANG) == pid) {
+                job_pid = 0;
+                ended = 1; /* one more look for results written just before the end */
+                continue;
+            }
+            if (cfg->test_timeout > 0 && since(t_test) >= cfg->test_timeout)
+                stopped = "--test-timeout passed";
+            else if (r->deadline > 0 && harness_now() >= r->deadline)
+                stopped = "the run's --timeout passed";
+            if (stopped) {
+                stopped_at = next;
+                status = end_job(pid);
+                ended = 1;
+                continue;
+            }
+            struct timespec tick = {0, 10 * 1000 * 1000};
+            nanosleep(&tick, NULL);
+        }
+        int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (next < n && (!stopped || next == stopped_at)) {
+            /* The test in flight when the job ended: its counts so far, if any. */
+            char why[128];
+            if (!stopped)
+                snprintf(why, sizeof why, "the job failed (status %d)", rc);
+            else
+                snprintf(why, sizeof why, "%s", stopped);
+            int i = members[next];
+            harness_counts_t h = {0};
+            long rounds = 0;
+            double secs = 0;
+            snprintf(path, sizeof path, "%s.%d.part", out, next - base);
+            if (read_counts(path, &p[i], &h, &rounds, &secs) == 0 && h.n > 0)
+                report_test(&r->rep, &p[i], &o[i], &h, rounds, secs, why);
+            else
+                report_missing(&r->rep, &p[i], &o[i], why);
+            harness_counts_free(&h);
+            next++;
+            r->status = 2;
+            failed_jobs = stopped ? 0 : results ? 1 : failed_jobs + 1;
+        } else if (rc != 0 && !stopped) {
+            fprintf(stderr, "shmem-litmus run: the job of %d-PE tests ended with status %d\n", npes,
+                    rc);
+            r->status = 2;
+        }
+        for (int j = 0; j < n - base; j++)
+            for (int k = 0; k < 5; k++) {
+                static const char *const suffix[] = {"", ".tmp", ".part", ".part.tmp", ".stop"};
+                snprintf(path, sizeof path, "%s.%d%s", out, j, suffix[k]);
+                unlink(path);
+            }
+        if (failed_jobs >= 3) {
+            for (; next < n; next++)
+                report_missing(&r->rep, &p[members[next]], &o[members[next]],
+                               "not run: three jobs in a row failed");
+            return;
+        }
+    }
 }
 
 static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
@@ -367,18 +630,26 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
         char *end = NULL;
         if (strcmp(a, "--platform") == 0)
             cfg->platform = v;
+        else if (strcmp(a, "--weaken") == 0)
+            cfg->weaken = v;
         else if (strcmp(a, "--iterations") == 0)
             cfg->h.iterations = strtol(v, &end, 10);
+        else if (strcmp(a, "--min-iterations") == 0)
+            cfg->h.min_iterations = strtol(v, &end, 10);
         else if (strcmp(a, "--instances") == 0)
             cfg->h.instances = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--stress") == 0)
             cfg->h.stress = (int)strtol(v, &end, 10);
+        else if (strcmp(a, "--prime") == 0)
+            cfg->h.prime = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--seed") == 0)
             cfg->h.seed = strtoull(v, &end, 10);
         else if (strcmp(a, "--max-seconds") == 0)
             cfg->h.max_seconds = strtod(v, &end);
         else if (strcmp(a, "--timeout") == 0)
             cfg->timeout = (int)strtol(v, &end, 10);
+        else if (strcmp(a, "--test-timeout") == 0)
+            cfg->test_timeout = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--bell") == 0)
             cfg->bell = v;
         else if (strcmp(a, "--cat") == 0)
@@ -387,6 +658,12 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
             cfg->json = v;
         else if (strcmp(a, "--note") == 0)
             cfg->note = v;
+        else if (strcmp(a, "--machine") == 0)
+            cfg->machine = v;
+        else if (strcmp(a, "--commit") == 0)
+            cfg->commit = v;
+        else if (strcmp(a, "--command") == 0)
+            cfg->command = v;
         else if (strcmp(a, "--launcher") == 0)
             cfg->launcher = v;
         else if (strcmp(a, "--out") == 0)
@@ -396,8 +673,10 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
             usage(stderr);
             return -1;
         }
-        if (end && (*end || cfg->h.iterations < 1 || cfg->h.instances < 1 || cfg->h.stress < 0 ||
-                    cfg->timeout < 0 || cfg->h.max_seconds < 0)) {
+        if (end &&
+            (*end || cfg->h.iterations < 1 || cfg->h.min_iterations < 0 || cfg->h.instances < 1 ||
+             cfg->h.stress < 0 || cfg->h.prime < 0 || cfg->h.prime > 100 || cfg->timeout < 0 ||
+             cfg->test_timeout < 0 || cfg->h.max_seconds < 0)) {
             fprintf(stderr, "shmem-litmus run: bad value '%s' for %s\n", v, a);
             return -1;
         }
@@ -426,10 +705,32 @@ static int worker_main(const run_cfg_t *cfg, int ntests, char **paths) {
     return rc;
 }
 
+/* The command line, for the JSON file when --command does not give one. */
+static char *command_line(int argc, char **argv) {
+    static const char program[] = "shmem-litmus";
+    size_t len = sizeof program;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = calloc(len, 1);
+    if (s)
+        strcpy(s, program);
+    for (int i = 0; s && i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
 int litmus_run_main(int argc, char **argv) {
-    run_cfg_t cfg = {
-        .h = {.iterations = 100000, .instances = 500, .stress = 1, .seed = (uint64_t)time(NULL)},
-        .platform = "cpu"};
+    run_cfg_t cfg = {.h = {.iterations = 100000,
+                           .instances = 500,
+                           .stress = 1,
+                           .prime = 50,
+                           .seed = (uint64_t)time(NULL)},
+                     .platform = "cpu"};
+#if defined(LITMUS_WEAKENED)
+    cfg.weaken = LITMUS_WEAKENED;
+#endif
     int first = argc;
     if (parse_opts(argc, argv, &cfg, &first) < 0)
         return 2;
@@ -440,7 +741,13 @@ int litmus_run_main(int argc, char **argv) {
         fprintf(stderr, "shmem-litmus run: unknown platform '%s'\n", cfg.platform);
         return 2;
     }
-    char self[PATH_MAX], launcher[PATH_MAX], bell[PATH_MAX], cat[PATH_MAX], out[PATH_MAX];
+    if (cfg.weaken && strcmp(cfg.weaken, "fence") && strcmp(cfg.weaken, "quiet") &&
+        strcmp(cfg.weaken, "wait")) {
+        fprintf(stderr, "shmem-litmus run: --weaken takes fence, quiet or wait, not '%s'\n",
+                cfg.weaken);
+        return 2;
+    }
+    char self[PATH_MAX], launcher[PATH_MAX], bell[PATH_MAX], cat[PATH_MAX];
     char dir[] = "/tmp/shmem-litmus-XXXXXX";
     if (find_programs(&cfg, self, launcher, sizeof self) < 0)
         return 2;
@@ -449,38 +756,55 @@ int litmus_run_main(int argc, char **argv) {
         perror("shmem-litmus run: mkdtemp");
         return 2;
     }
-    cfg.h.out = out;
+    char *cmdline = cfg.command ? NULL : command_line(argc, argv);
+    if (cmdline)
+        cfg.command = cmdline;
     int ntests = argc - first;
     litmus_error_t err;
     cat_model_t *m = malloc(sizeof *m);
     litmus_test_t *t = calloc((size_t)ntests, sizeof *t);
     plan_t *p = calloc((size_t)ntests, sizeof *p);
     exec_outcome_t *o = calloc((size_t)ntests, sizeof *o);
-    harness_counts_t *h = calloc((size_t)ntests, sizeof *h);
-    long *rounds = calloc((size_t)ntests, sizeof *rounds);
-    double *secs = calloc((size_t)ntests, sizeof *secs);
-    int *ran = calloc((size_t)ntests, sizeof *ran);
     char **group = calloc((size_t)ntests, sizeof *group);
     int *member = calloc((size_t)ntests, sizeof *member);
-    report_t rep = {0};
-    int status = 0, nparsed = 0;
-    if (!m || !t || !p || !o || !h || !rounds || !secs || !ran || !group || !member) {
+    runner_t r = {.cfg = &cfg, .self = self, .launcher = launcher, .dir = dir};
+    r.rep.cfg = &cfg;
+    int nparsed = 0;
+    if (!m || !t || !p || !o || !group || !member) {
         fprintf(stderr, "shmem-litmus run: out of memory\n");
-        status = 2;
+        r.status = 2;
     } else if (cat_parse_model(cfg.bell ? cfg.bell : bell, cfg.cat ? cfg.cat : cat, m, &err) < 0) {
         check_print_error(&err);
-        status = 2;
+        r.status = 2;
     }
-    for (; status == 0 && nparsed < ntests; nparsed++) {
+    for (; r.status == 0 && nparsed < ntests; nparsed++) {
         int i = nparsed;
         if (litmus_parse_file(argv[first + i], &t[i], &err) < 0 ||
             plan_build(&t[i], &p[i], &err) < 0 || exec_check(m, &t[i], &o[i], &err) < 0) {
             check_print_error(&err);
-            status = 2;
+            r.status = 2;
         }
     }
-    /* One job per PE count: the tests with that many PEs run one after another in it. */
-    int ready = status == 0; /* a failed job does not stop the other jobs */
+    time_t now = time(NULL);
+    strftime(r.rep.date, sizeof r.rep.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    if (cfg.machine) {
+        snprintf(r.rep.machine, sizeof r.rep.machine, "%s", cfg.machine);
+    } else {
+        struct utsname u;
+        uname(&u);
+        snprintf(r.rep.machine, sizeof r.rep.machine, "%s %s %s", u.nodename, u.sysname, u.machine);
+    }
+    if (cfg.timeout > 0)
+        r.deadline = harness_now() + cfg.timeout;
+    int ready = r.status == 0;
+    if (ready) {
+        json_write(&r.rep, 0);
+        signal(SIGTERM, stop_job);
+        signal(SIGINT, stop_job);
+        signal(SIGHUP, stop_job);
+    }
+    /* One job per PE count: the tests with that many PEs run one after another in it. A
+     * failed job does not stop the other groups. */
     for (int npes = 1; ready && npes <= 64; npes++) {
         int n = 0;
         for (int i = 0; i < ntests; i++)
@@ -488,66 +812,25 @@ int litmus_run_main(int argc, char **argv) {
                 member[n] = i;
                 group[n++] = argv[first + i];
             }
-        if (n == 0)
-            continue;
-        snprintf(out, sizeof out, "%s/n%d", dir, npes);
-        int rc = run_job(&cfg, self, launcher, npes, out, n, group);
-        for (int j = 0; j < n; j++) {
-            char path[PATH_MAX + 16];
-            snprintf(path, sizeof path, "%s.%d", out, j);
-            int i = member[j];
-            if (read_counts(path, &p[i], &h[i], &rounds[i], &secs[i]) == 0)
-                ran[i] = 1;
-            else
-                fprintf(stderr, "shmem-litmus run: %s: the run failed (status %d)\n", t[i].name,
-                        rc);
-            unlink(path);
-            snprintf(path, sizeof path, "%s.%d.stop", out, j);
-            unlink(path);
-        }
-        if (rc != 0)
-            status = 2;
+        if (n > 0)
+            run_group(&r, npes, member, n, group, p, o);
     }
     rmdir(dir);
-    if (cfg.json && !(rep.json = fopen(cfg.json, "w"))) {
-        perror(cfg.json);
-        status = 2;
-    }
-    if (rep.json) {
-        struct utsname u;
-        uname(&u);
-        fprintf(rep.json,
-                "{\n  \"platform\": \"%s\", \"machine\": \"%s %s %s\", \"note\": ", cfg.platform,
-                u.nodename, u.sysname, u.machine);
-        json_str(rep.json, cfg.note ? cfg.note : "");
-        fprintf(rep.json, ",\n  \"instances\": %d, \"stress\": %d, \"seed\": %llu,\n  \"tests\": [",
-                cfg.h.instances, cfg.h.stress, (unsigned long long)cfg.h.seed);
-    }
-    for (int i = 0; i < ntests; i++)
-        if (ran[i] && report_test(&rep, &p[i], &o[i], &h[i], rounds[i], secs[i]) && status == 0)
-            status = 1;
-    if (rep.json) {
-        fprintf(rep.json,
-                "\n  ],\n  \"tests_run\": %d, \"iterations\": %lld, "
-                "\"forbidden_seen\": %d\n}\n",
-                rep.ntests, rep.iterations, rep.forbidden_tests);
-        fclose(rep.json);
-    }
-    fprintf(stderr, "shmem-litmus run: %d tests, %lld iterations, %d with a forbidden state\n",
-            rep.ntests, rep.iterations, rep.forbidden_tests);
-    for (int i = 0; i < nparsed; i++) {
-        harness_counts_free(&h[i]);
+    if (ready)
+        json_write(&r.rep, 1);
+    fprintf(stderr,
+            "shmem-litmus run: %d tests, %lld iterations, %d with a forbidden state, %d "
+            "without a result\n",
+            r.rep.ntests, r.rep.iterations, r.rep.forbidden_tests, r.rep.missing_tests);
+    for (int i = 0; i < nparsed; i++)
         exec_outcome_free(&o[i]);
-    }
+    free(r.rep.tests);
+    free(cmdline);
     free(m);
     free(t);
     free(p);
     free(o);
-    free(h);
-    free(rounds);
-    free(secs);
-    free(ran);
     free(group);
     free(member);
-    return status;
+    return r.status;
 }

@@ -4,34 +4,53 @@
 #include "core/shmemi.h"
 #include "host/rma_internal.h"
 
+/* SHMEMI_TEST_WEAKEN_FENCE, _QUIET and _WAIT (host/p2p.c) are defined only when the litmus
+ * harness builds its test copies of the library (memory_model/harness, SHMEM_TEST_WEAKEN): fence
+ * or quiet then orders nothing, or a wait does not acquire, and the harness must notice. The
+ * marker lets a check tell such a copy from the library (litmus_weaken_not_in_library). */
+#if defined(SHMEMI_TEST_WEAKEN_FENCE) || defined(SHMEMI_TEST_WEAKEN_QUIET) ||                      \
+    defined(SHMEMI_TEST_WEAKEN_WAIT)
+__attribute__((used)) static const char weakened_marker[] = "libshmem test build: weakened";
+#endif
+
+static inline void fence_order(void) {
+#if !defined(SHMEMI_TEST_WEAKEN_FENCE)
+    shmemi_nt_drain();
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+#endif
+}
+
+static inline void quiet_order(void) {
+#if !defined(SHMEMI_TEST_WEAKEN_QUIET)
+    shmemi_nt_drain();
+    SHMEMI_THREAD_FENCE(__ATOMIC_SEQ_CST);
+#endif
+}
+
 SHMEMI_API void shmem_ctx_fence(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID)
         return;
     shmemi_ctx_get("shmem_ctx_fence", ctx);
-    shmemi_nt_drain();
-    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    fence_order();
 }
 
 SHMEMI_API void shmem_fence(void) {
     if (__builtin_expect(!shmemi_state.initialized, 0))
         shmemi_check_init("shmem_fence");
-    shmemi_nt_drain();
-    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    fence_order();
 }
 
 SHMEMI_API void shmem_ctx_quiet(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID)
         return;
     shmemi_ctx_get("shmem_ctx_quiet", ctx);
-    shmemi_nt_drain();
-    SHMEMI_THREAD_FENCE(__ATOMIC_SEQ_CST);
+    quiet_order();
 }
 
 SHMEMI_API void shmem_quiet(void) {
     if (__builtin_expect(!shmemi_state.initialized, 0))
         shmemi_check_init("shmem_quiet");
-    shmemi_nt_drain();
-    SHMEMI_THREAD_FENCE(__ATOMIC_SEQ_CST);
+    quiet_order();
 }
 
 SHMEMI_API void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) {
@@ -43,8 +62,7 @@ SHMEMI_API void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_
         shmemi_fatal(call, "target_pes is NULL with npes %zu", npes);
     for (size_t i = 0; i < npes; i++)
         shmemi_ctx_world_pe(call, c, target_pes[i]);
-    shmemi_nt_drain();
-    SHMEMI_THREAD_FENCE(__ATOMIC_SEQ_CST);
+    quiet_order();
 }
 
 SHMEMI_API void shmem_pe_quiet(const int *target_pes, size_t npes) {

@@ -39,13 +39,21 @@ static inline void check_ivars(const char *call, const void *ivars, size_t nelem
     }
 }
 
+/* The memory order of a wait's or test's load: relaxed only in the litmus harness's test copies of
+ * the library built with SHMEMI_TEST_WEAKEN_WAIT (see host/order.c). */
+#if defined(SHMEMI_TEST_WEAKEN_WAIT)
+#define WAIT_ORDER __ATOMIC_RELAXED
+#else
+#define WAIT_ORDER __ATOMIC_ACQUIRE
+#endif
+
 /* The acquire load of a wait or test: a load of ivar when the host can reach it (on_host: not
  * shmemi_local_on_device), else a read through the heap's transport (the heap in GPU memory). */
 #define LOAD(call, on_host, ivar)                                                                  \
     __extension__({                                                                                \
         __typeof__(*(ivar)) load_v_;                                                               \
         if (__builtin_expect((on_host), 1))                                                        \
-            load_v_ = __atomic_load_n((ivar), __ATOMIC_ACQUIRE);                                   \
+            load_v_ = __atomic_load_n((ivar), WAIT_ORDER);                                         \
         else                                                                                       \
             shmemi_local_read((call), &load_v_, (ivar), sizeof(load_v_));                          \
         load_v_;                                                                                   \

@@ -1,13 +1,15 @@
-/* The interpreter on CUDA GPUs (shmem-litmus-cuda, started by `shmem-litmus run --platform cuda`):
- * every PE is a process with its GPU, and the test's threads are GPU threads. One kernel launch
- * runs a round: many instances of the test, each on its own symmetric lines, its threads placed
- * in randomly drawn blocks, warps and lanes (threads that share a `block` or `warp` in the test
- * share one on the GPU, others are apart), the threads of an instance meeting at a spin barrier
- * before their events, and stress warps writing and reading scratch lines of every PE meanwhile.
- * A checking kernel on PE 0 gathers the registers and final values of every instance; the host
- * counts them. Each event is one call of the device API (plan.h); plain accesses are weak PTX
- * loads and stores, which may hit the SM's L1. */
+/* The interpreter on GPUs (shmem-litmus-cuda or shmem-litmus-hip, started by `shmem-litmus run
+ * --platform cuda|hip`), written in the common subset of CUDA and HIP through the library's
+ * portability header: every PE is a process with its GPU, and the test's threads are GPU threads.
+ * One kernel launch runs a round: many instances of the test, each on its own symmetric lines,
+ * its threads placed in randomly drawn blocks, warps and lanes (threads that share a `block` or
+ * `warp` in the test share one on the GPU, others are apart), some of them loading the
+ * instance's locations first, the threads of an instance meeting at a spin barrier before their
+ * events, and stress threads writing and reading scratch lines of every PE meanwhile. A checking
+ * kernel on PE 0 gathers the registers and final values of every instance; the host counts
+ * them. Each event is one call of the device API (plan.h). */
 #include <shmem.h>
+#include <shmem/device/impl/gpu_port.h>
 #include <shmemx.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +25,11 @@ extern "C" {
 #define JOB_STRESS -2
 #define SPIN_LIMIT_NS 20000000000ull /* a spin barrier that waits 20 s reports an error */
 
-#define CUDA_OK(call)                                                                              \
+#define GPU_OK(call)                                                                               \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "shmem-litmus-cuda: %s: %s\n", #call, cudaGetErrorString(e_));         \
+        gpu_error_t e_ = (call);                                                                   \
+        if (e_ != gpu_success) {                                                                   \
+            fprintf(stderr, "shmem-litmus-gpu: %s: %s\n", #call, gpu_get_error_string(e_));        \
             shmem_global_exit(2);                                                                  \
         }                                                                                          \
     } while (0)
@@ -38,71 +40,95 @@ __constant__ int c_loc_home[LITMUS_MAX_LOCS];
 __constant__ long c_init[LITMUS_MAX_LOCS];
 
 struct kargs {
-    long *mem, *scratch, *regs, *ctl, *stress;
+    long *mem, *scratch, *regs, *ctl, *stress, *seq;
     const int *job, *slot;
     unsigned long long *done, *error;
     shmem_ctx_t ctx[PLAN_NCTX];
     int perm[64];
     int nthreads, nlocs, nlocal, npes;
+    int serial; /* instances run one after another (tests that call barrier_all) */
+    int prime;  /* percent of test threads that load their locations before the start */
+    unsigned long long round_seed;
     unsigned ctx_used;
 };
 
-__device__ static long ld_weak(const long *p) {
+/* The harness's own accesses, made with the primitives of the portability header. The host
+ * pass of a CUDA/HIP compiler sees bodies that never run. A plain access of the test is the
+ * weakest load or store: on NVIDIA a weak ld/st.global (which may hit the SM's L1), on AMD a
+ * relaxed workgroup-scope access (a global_load/store without cache-coherence bits). */
+__device__ static long ld_plain(const long *p) {
+#if defined(__CUDA_ARCH__)
     long v;
     asm volatile("ld.global.s64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
+#elif SHMEMI_DEVICE_PASS
+    return shmemi_ld_relaxed<SHMEMI_SCOPE_BLOCK>(p);
+#else
+    return *p;
+#endif
 }
-__device__ static void st_weak(long *p, long v) {
+__device__ static void st_plain(long *p, long v) {
+#if defined(__CUDA_ARCH__)
     asm volatile("st.global.s64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#elif SHMEMI_DEVICE_PASS
+    shmemi_st_relaxed<SHMEMI_SCOPE_BLOCK>(p, v);
+#else
+    *p = v;
+#endif
 }
-__device__ static long ld_relaxed_sys(const long *p) {
-    long v;
-    asm volatile("ld.relaxed.sys.global.s64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
+__device__ static long ld_sys(const long *p) {
+#if SHMEMI_DEVICE_PASS
+    return shmemi_ld_relaxed<SHMEMI_SCOPE_SYSTEM>(p);
+#else
+    return *p;
+#endif
+}
+__device__ static long ld_acquire_sys(const long *p) {
+#if SHMEMI_DEVICE_PASS
+    return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
+#else
+    return *p;
+#endif
+}
+__device__ static void add_sys(void *p) {
+#if SHMEMI_DEVICE_PASS
+    shmemi_ptx_atom_add_relaxed<SHMEMI_SCOPE_SYSTEM>((uint64_t *)p, (uint64_t)1);
+#else
+    (void)p;
+#endif
+}
+/* Publishes everything this thread wrote before a later relaxed add (the hand-over of a serial
+ * test's barrier state to the next instance): not the library's quiet, which a test build may
+ * weaken. */
+__device__ static void fence_sys(void) {
+#if SHMEMI_DEVICE_PASS
+    shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
+#endif
 }
 __device__ static unsigned long long now_ns(void) {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
+#if SHMEMI_DEVICE_PASS
+    return shmemi_clock_ns();
+#else
+    return 0;
+#endif
+}
+__device__ static void backoff(void) {
+#if SHMEMI_DEVICE_PASS
+    shmemi_pause();
+#endif
 }
 
 __device__ static long *loc_addr(const kargs &a, int s, int loc) {
     return a.mem + ((size_t)s * (size_t)a.nlocs + (size_t)loc) * LINE;
 }
 
-__device__ static void wait_long(long *x, long v) {
-#if defined(LITMUS_WEAKEN_WAIT)
-    while (ld_relaxed_sys(x) != v)
-        ;
-#else
-    shmem_long_wait_until(x, SHMEM_CMP_EQ, v);
-#endif
-}
-
 __device__ static uint64_t wait_signal(shmem_ctx_t ctx, uint64_t *s, int cmp, uint64_t v) {
-#if defined(LITMUS_WEAKEN_WAIT)
-    (void)ctx;
-    for (;;) {
-        uint64_t x = (uint64_t)ld_relaxed_sys((const long *)s);
-        if (cmp == SHMEM_CMP_EQ ? x == v : x != v)
-            return x;
-    }
-#else
     if (ctx == SHMEM_CTX_DEFAULT)
         return shmem_signal_wait_until(s, cmp, v);
     return shmemx_ctx_signal_wait_until(ctx, s, cmp, v);
-#endif
 }
 
 __device__ static void order(const plan_op_t &op, shmem_ctx_t ctx) {
-#if defined(LITMUS_WEAKEN_FENCE)
-    if (op.kind == PLAN_FENCE)
-        return;
-#endif
-#if defined(LITMUS_WEAKEN_QUIET)
-    if (op.kind == PLAN_QUIET)
-        return;
-#endif
     if (op.kind == PLAN_FENCE) {
         if (op.group == PLAN_GROUP_BLOCK)
             shmemx_ctx_fence_block(ctx);
@@ -130,10 +156,10 @@ __device__ static void run_op(const kargs &a, const plan_op_t &op, int th, int s
     case PLAN_NOP:
         return;
     case PLAN_PLAIN_ST:
-        st_weak((long *)shmem_ptr(x, pe), v);
+        st_plain((long *)shmem_ptr(x, pe), v);
         return;
     case PLAN_PLAIN_LD:
-        r[op.reg] = ld_weak((const long *)shmem_ptr(x, pe));
+        r[op.reg] = ld_plain((const long *)shmem_ptr(x, pe));
         return;
     case PLAN_BYPASS_ST:
         shmemx_long_st_bypass((long *)shmem_ptr(x, pe), v);
@@ -189,7 +215,7 @@ __device__ static void run_op(const kargs &a, const plan_op_t &op, int th, int s
         r[op.reg] = (long)shmem_signal_fetch((const uint64_t *)x);
         return;
     case PLAN_WAIT:
-        wait_long(x, (long)op.wait_value);
+        shmem_long_wait_until(x, SHMEM_CMP_EQ, (long)op.wait_value);
         r[op.reg] = (long)op.wait_value;
         return;
     case PLAN_SIGNAL_WAIT:
@@ -214,13 +240,26 @@ __device__ static void run_op(const kargs &a, const plan_op_t &op, int th, int s
 
 __device__ static void stress(const kargs &a, unsigned long long seed) {
     for (long i = 0;; i++) {
-        if ((i & 63) == 0 && ld_relaxed_sys((const long *)a.done) >= a.nlocal)
+        if ((i & 63) == 0 && ld_sys((const long *)a.done) >= a.nlocal)
             return;
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         int pe = (int)((seed >> 33) % (unsigned long long)a.npes);
         long *line = (long *)shmem_ptr(a.stress, pe) + ((seed >> 40) % STRESS_LINES) * LINE;
-        st_weak(&line[(seed >> 20) % LINE], i);
-        (void)ld_weak(&line[(seed >> 12) % LINE]);
+        st_plain(&line[(seed >> 20) % LINE], i);
+        (void)ld_plain(&line[(seed >> 12) % LINE]);
+    }
+}
+
+/* Spins until *p >= target (acquire: a serial test's hand-over); counts an error after 20 s. */
+__device__ static void spin_until(const kargs &a, const long *p, long target, int acquire,
+                                  unsigned long long t0) {
+    while ((acquire ? ld_acquire_sys(p) : ld_sys(p)) < target) {
+        if (now_ns() - t0 > SPIN_LIMIT_NS) {
+            add_sys(a.error);
+            return;
+        }
+        if (acquire)
+            backoff();
     }
 }
 
@@ -232,15 +271,21 @@ __global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     if (job < 0)
         return;
     int k = job >> 3, th = job & 7, s = a.slot[k];
+    unsigned long long t0 = now_ns();
+    /* A serial test's instance k starts when every thread of the ones before it has finished
+     * (the counter on each PE counts the finished threads of all PEs). */
+    if (a.serial)
+        spin_until(a, a.seq, (long)k * a.nthreads, 1, t0);
+    /* Priming: a share of the threads load their instance's locations first, so that a plain
+     * load of the test may find the initial value in a cache. */
+    unsigned long long h = (a.round_seed ^ (unsigned long long)job) * 0x9e3779b97f4a7c15ull;
+    if ((int)((h >> 40) % 100) < a.prime)
+        for (int l = 0; l < a.nlocs; l++)
+            (void)ld_plain((const long *)shmem_ptr(loc_addr(a, s, l), a.perm[c_loc_home[l]]));
     /* The start barrier of instance k lives on PE 0 of the job. */
     long *start = (long *)shmem_ptr(a.ctl, 0) + (size_t)k * LINE;
-    atomicAdd_system((unsigned long long *)start, 1ull);
-    unsigned long long t0 = now_ns();
-    while (ld_relaxed_sys(start) < a.nthreads)
-        if (now_ns() - t0 > SPIN_LIMIT_NS) {
-            atomicAdd(a.error, 1ull);
-            break;
-        }
+    add_sys(start);
+    spin_until(a, start, a.nthreads, 0, t0);
     long r[PLAN_MAX_REGS] = {0}, nbi[PLAN_MAX_REGS] = {0};
     for (int i = 0; i < c_nops[th]; i++)
         run_op(a, c_ops[th][i], th, s, r, nbi);
@@ -255,7 +300,12 @@ __global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     for (int c = 0; c < PLAN_NCTX; c++)
         if (a.ctx_used & (1u << c))
             shmem_ctx_quiet(a.ctx[c]);
-    atomicAdd_system(a.done, 1ull);
+    if (a.serial) {
+        fence_sys();
+        for (int q = 0; q < a.npes; q++)
+            add_sys(shmem_ptr(a.seq, q));
+    }
+    add_sys(a.done);
 }
 
 __global__ void reset_kernel(kargs a, int K) {
@@ -266,8 +316,10 @@ __global__ void reset_kernel(kargs a, int K) {
             a.regs[(size_t)i * (size_t)a.nthreads * PLAN_MAX_REGS + (size_t)j] = 0;
         a.ctl[(size_t)i * LINE] = 0;
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0)
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
         *a.done = 0;
+        *a.seq = 0;
+    }
 }
 
 struct gather_cols {
@@ -290,9 +342,24 @@ __global__ void gather_kernel(kargs a, gather_cols c, int kr, long *rows) {
         }
 }
 
+/* A random one of 0..n-1 for which ok() holds: a few random draws, then a scan from a random
+ * start, so that a nearly full grid still finds its last free place. -1 if there is none. */
+template <typename Ok> static int draw(int n, uint64_t *rs, Ok ok) {
+    for (int tries = 0; tries < 64; tries++) {
+        int c = (int)(harness_rand(rs) % (uint64_t)n);
+        if (ok(c))
+            return c;
+    }
+    int start = (int)(harness_rand(rs) % (uint64_t)n);
+    for (int i = 0; i < n; i++)
+        if (ok((start + i) % n))
+            return (start + i) % n;
+    return -1;
+}
+
 /* Draws where each thread of each instance runs this round: the test's blocks to distinct GPU
  * blocks, its warps to distinct warps of them, its threads to free lanes. Returns -1 if the grid
- * is too full (the caller sizes it at most half full). */
+ * is too full (the caller sizes it at most half full, or to one block per test block). */
 static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, int dedicated,
                  int nstress, uint64_t *rs, int *job) {
     int W = (T + 31) / 32, width = T < 32 ? T : 32;
@@ -320,16 +387,15 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
                 continue;
             int tb = p->thread_block[th], tw = p->thread_warp[th];
             if (block_of[tb] < 0) {
-                int b = -1;
-                for (int tries = 0; tries < 4096 && b < 0; tries++) {
-                    b = (int)(harness_rand(rs) % (uint64_t)B);
+                int b = draw(B, rs, [&](int c) {
                     for (int u = 0; u < nused; u++)
-                        if (used_blocks[u] == b)
-                            b = -1;
-                    for (int w = 0; dedicated && b >= 0 && w < W; w++)
-                        if (free_lanes[b * W + w] != full)
-                            b = -1;
-                }
+                        if (used_blocks[u] == c)
+                            return false;
+                    for (int w = 0; dedicated && w < W; w++)
+                        if (free_lanes[c * W + w] != full)
+                            return false;
+                    return true;
+                });
                 if (b < 0) {
                     rc = -1;
                     break;
@@ -338,15 +404,12 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
             }
             int b = block_of[tb];
             if (warp_of[tw] < 0) {
-                int w = -1;
-                for (int tries = 0; tries < 4096 && w < 0; tries++) {
-                    w = (int)(harness_rand(rs) % (uint64_t)W);
+                int w = draw(W, rs, [&](int c) {
                     for (int o = 0; o < LITMUS_MAX_THREADS; o++)
-                        if (o != tw && warp_of[o] == w && warp_block[o] == b)
-                            w = -1;
-                    if (w >= 0 && __builtin_popcount(free_lanes[b * W + w]) < need[tw])
-                        w = -1;
-                }
+                        if (o != tw && warp_of[o] == c && warp_block[o] == b)
+                            return false;
+                    return __builtin_popcount(free_lanes[b * W + c]) >= need[tw];
+                });
                 if (w < 0) {
                     rc = -1;
                     break;
@@ -378,17 +441,37 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
 /* A barrier of all PEs from the host: the stream-ordered form, the GPU platform's host barrier. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    CUDA_OK(cudaStreamSynchronize(0));
+    GPU_OK(gpu_stream_synchronize(0));
 }
 
 static void *zalloc(size_t bytes) {
     void *a = shmem_malloc(bytes);
     if (!a) {
-        fprintf(stderr, "shmem-litmus-cuda: no room for %zu bytes of symmetric memory\n", bytes);
+        fprintf(stderr, "shmem-litmus-gpu: no room for %zu bytes of symmetric memory\n", bytes);
         shmem_global_exit(2);
     }
-    CUDA_OK(cudaMemset(a, 0, bytes));
+    GPU_OK(gpu_memset(a, 0, bytes));
     return a;
+}
+
+static void *dalloc(size_t bytes) {
+    void *a = NULL;
+    GPU_OK(gpu_malloc(&a, bytes));
+    GPU_OK(gpu_memset(a, 0, bytes));
+    return a;
+}
+
+/* Each test thread in a GPU block of its instance alone: needed for group calls, which are made
+ * by the whole block or warp; for serial tests, whose threads wait for the instance before; and
+ * on AMD, where the lanes of a wavefront do not progress independently, so a lane that spins
+ * must share its wavefront only with threads that it does not wait for. */
+static int dedicated_blocks(const plan_t *p) {
+#if SHMEM_PLATFORM == SHMEM_PLATFORM_HIP
+    (void)p;
+    return 1;
+#else
+    return p->has_group_call || p->has_barrier;
+#endif
 }
 
 static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
@@ -397,13 +480,13 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     const litmus_test_t *t = p->test;
     int me = shmem_my_pe(), npes = shmem_n_pes();
     if (npes != p->npes || npes > 64) {
-        fprintf(stderr, "shmem-litmus-cuda: %s needs %d PEs\n", t->name, p->npes);
+        fprintf(stderr, "shmem-litmus-gpu: %s needs %d PEs\n", t->name, p->npes);
         shmem_global_exit(2);
     }
     int dev, sms;
-    CUDA_OK(cudaGetDevice(&dev));
-    CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    /* Placement: the most threads and blocks the test puts on one PE. */
+    GPU_OK(gpu_get_device(&dev));
+    GPU_OK(gpu_device_get_attribute(&sms, gpu_dev_attr_multiprocessor_count, dev));
+    /* Placement: the most threads the test puts on one PE. */
     int max_local = 1;
     for (int q = 0; q < p->npes; q++) {
         int n = 0;
@@ -411,11 +494,10 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
             n += p->thread_pe[th] == q;
         max_local = n > max_local ? n : max_local;
     }
-    int T = 256, B = sms, K = o->instances;
-    if (p->has_group_call) {
-        /* A group fence or quiet is a call of the whole GPU block or warp: each instance's block
-         * gets a GPU block of its own with one warp per warp of the test's block; the lanes that
-         * hold no thread of the test exit at once. */
+    int T = 256, B = sms, K = o->instances, dedicated = dedicated_blocks(p);
+    if (dedicated) {
+        /* Each instance's block gets a GPU block of its own with one warp per warp of the
+         * test's block; the lanes that hold no thread of the test exit at once. */
         int most = 1;
         for (int b = 0; b < p->nblocks; b++) {
             int warps = 0;
@@ -429,18 +511,12 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         }
         T = 32 * most;
         int per_sm = 0;
-        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, litmus_kernel, T, 0));
+        GPU_OK(gpu_occupancy_max_active_blocks(&per_sm, litmus_kernel, T, 0));
         if (K > per_sm * sms / (2 * max_local))
             K = per_sm * sms / (2 * max_local);
         B = K * max_local;
     } else if (K * max_local * 2 > B * T) {
         K = B * T / (2 * max_local);
-    }
-    long iterations = o->iterations;
-    if (p->has_barrier) {
-        /* barrier_all is called by one thread of each PE at a time: one instance per launch. */
-        K = 1;
-        iterations = iterations < 2000 ? iterations : 2000;
     }
     kargs a;
     memset(&a, 0, sizeof a);
@@ -448,86 +524,83 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     a.nlocs = t->nlocs;
     a.npes = npes;
     a.ctx_used = p->ctx_used;
+    /* barrier_all is called by one thread of each PE at a time: the instances of a round run one
+     * after another. */
+    a.serial = p->has_barrier;
+    a.prime = o->prime;
     a.mem = (long *)zalloc((size_t)K * (size_t)t->nlocs * LINE * sizeof(long));
     a.scratch = (long *)zalloc((size_t)K * (size_t)t->nthreads * LINE * sizeof(long));
     a.regs = (long *)zalloc((size_t)K * (size_t)t->nthreads * PLAN_MAX_REGS * sizeof(long));
     a.ctl = (long *)zalloc((size_t)K * LINE * sizeof(long));
     a.stress = (long *)zalloc((size_t)STRESS_LINES * LINE * sizeof(long));
-    int *djob, *dslot;
-    long *drows;
+    a.seq = (long *)zalloc(LINE * sizeof(long));
     int ncols = p->ncols;
-    CUDA_OK(cudaMalloc(&djob, (size_t)B * (size_t)T * sizeof(int)));
-    CUDA_OK(cudaMalloc(&dslot, (size_t)K * sizeof(int)));
-    CUDA_OK(cudaMalloc(&a.done, 2 * sizeof(unsigned long long)));
-    CUDA_OK(cudaMemset(a.done, 0, 2 * sizeof(unsigned long long)));
+    int *djob = (int *)dalloc((size_t)B * (size_t)T * sizeof(int));
+    int *dslot = (int *)dalloc((size_t)K * sizeof(int));
+    long *drows = (long *)dalloc((size_t)K * (size_t)(ncols ? ncols : 1) * sizeof(long));
+    a.done = (unsigned long long *)dalloc(2 * sizeof(unsigned long long));
     a.error = a.done + 1;
-    CUDA_OK(cudaMalloc(&drows, (size_t)K * (size_t)(ncols ? ncols : 1) * sizeof(long)));
     a.job = djob;
     a.slot = dslot;
     for (int x = 1; x < PLAN_NCTX; x++)
         if ((p->ctx_used & (1u << x)) && shmem_ctx_create(ctx_options[x], &a.ctx[x]) != 0) {
-            fprintf(stderr, "shmem-litmus-cuda: shmem_ctx_create failed\n");
+            fprintf(stderr, "shmem-litmus-gpu: shmem_ctx_create failed\n");
             shmem_global_exit(2);
         }
     long init[LITMUS_MAX_LOCS];
     for (int l = 0; l < LITMUS_MAX_LOCS; l++)
         init[l] = l < t->nlocs ? (long)t->init[l] : 0;
-    CUDA_OK(cudaMemcpyToSymbol(c_ops, p->ops, sizeof p->ops));
-    CUDA_OK(cudaMemcpyToSymbol(c_nops, p->nops, sizeof p->nops));
-    CUDA_OK(cudaMemcpyToSymbol(c_loc_home, p->loc_home, sizeof p->loc_home));
-    CUDA_OK(cudaMemcpyToSymbol(c_init, init, sizeof init));
+    GPU_OK(gpu_memcpy_to_symbol(c_ops, p->ops, sizeof p->ops));
+    GPU_OK(gpu_memcpy_to_symbol(c_nops, p->nops, sizeof p->nops));
+    GPU_OK(gpu_memcpy_to_symbol(c_loc_home, p->loc_home, sizeof p->loc_home));
+    GPU_OK(gpu_memcpy_to_symbol(c_init, init, sizeof init));
     int *job = (int *)malloc((size_t)B * (size_t)T * sizeof(int));
     int *slot = (int *)malloc((size_t)K * sizeof(int));
     long *rows = (long *)malloc((size_t)K * (size_t)(ncols ? ncols : 1) * sizeof(long));
     if (!job || !slot || !rows) {
-        fprintf(stderr, "shmem-litmus-cuda: out of memory\n");
+        fprintf(stderr, "shmem-litmus-gpu: out of memory\n");
         shmem_global_exit(2);
     }
-    int nstress = o->stress * 32 * B;
+    int nstress = dedicated ? 0 : o->stress * 32 * B;
     harness_counts_t counts;
     memset(&counts, 0, sizeof counts);
     counts.ncols = ncols;
     int64_t row[PLAN_MAX_COLS];
     long done = 0, round = 0;
     double start = harness_now();
-    harness_opts_t limits = *o;
-    limits.iterations = iterations;
     for (;; round++) {
         uint64_t rs = o->seed * 0x100000001b3ull + (uint64_t)round;
         harness_shuffle(a.perm, npes, &rs);
         harness_shuffle(slot, K, &rs);
-        int kr = iterations - done < (long)K ? (int)(iterations - done) : K;
+        a.round_seed = rs;
+        int kr = o->iterations - done < (long)K ? (int)(o->iterations - done) : K;
         kr = kr > 0 ? kr : 1;
-        a.nlocal = 0;
-        for (int th = 0; th < t->nthreads; th++)
-            a.nlocal += a.perm[p->thread_pe[th]] == me;
         uint64_t mine = rs ^ (0x51ed270b27ull * (uint64_t)(me + 1));
-        if (place(p, me, a.perm, kr, B, T, p->has_group_call, p->has_group_call ? 0 : nstress,
-                  &mine, job) < 0) {
-            fprintf(stderr, "shmem-litmus-cuda: cannot place %d instances\n", kr);
+        if (place(p, me, a.perm, kr, B, T, dedicated, nstress, &mine, job) < 0) {
+            fprintf(stderr, "shmem-litmus-gpu: cannot place %d instances\n", kr);
             shmem_global_exit(2);
         }
         a.nlocal = 0;
         for (int i = 0; i < B * T; i++)
             a.nlocal += job[i] >= 0;
-        CUDA_OK(cudaMemcpy(djob, job, (size_t)B * (size_t)T * sizeof(int), cudaMemcpyHostToDevice));
-        CUDA_OK(cudaMemcpy(dslot, slot, (size_t)K * sizeof(int), cudaMemcpyHostToDevice));
+        GPU_OK(gpu_memcpy(djob, job, (size_t)B * (size_t)T * sizeof(int), gpu_memcpy_default));
+        GPU_OK(gpu_memcpy(dslot, slot, (size_t)K * sizeof(int), gpu_memcpy_default));
         reset_kernel<<<64, 256>>>(a, K);
-        CUDA_OK(cudaDeviceSynchronize());
+        GPU_OK(gpu_device_synchronize());
         barrier();
         void *args[] = {&a};
         int rc =
             shmemx_collective_launch((const void *)litmus_kernel, dim3(B), dim3(T), args, 0, 0);
         if (rc != 0) {
-            fprintf(stderr, "shmem-litmus-cuda: launch of %d x %d failed (%d)\n", B, T, rc);
+            fprintf(stderr, "shmem-litmus-gpu: launch of %d x %d failed (%d)\n", B, T, rc);
             shmem_global_exit(2);
         }
-        CUDA_OK(cudaDeviceSynchronize());
+        GPU_OK(gpu_device_synchronize());
         unsigned long long err = 0;
-        CUDA_OK(cudaMemcpy(&err, a.error, sizeof err, cudaMemcpyDeviceToHost));
+        GPU_OK(gpu_memcpy(&err, a.error, sizeof err, gpu_memcpy_default));
         if (err) {
-            fprintf(stderr, "shmem-litmus-cuda: %llu threads waited 20 s at a start barrier\n",
-                    err);
+            fprintf(stderr, "shmem-litmus-gpu: %s: %llu threads waited 20 s for an instance\n",
+                    t->name, err);
             shmem_global_exit(2);
         }
         barrier();
@@ -541,9 +614,9 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
                                                : a.perm[p->loc_home[p->col_id[c]]];
             }
             gather_kernel<<<64, 256>>>(a, gc, kr, drows);
-            CUDA_OK(cudaDeviceSynchronize());
-            CUDA_OK(cudaMemcpy(rows, drows, (size_t)kr * (size_t)ncols * sizeof(long),
-                               cudaMemcpyDeviceToHost));
+            GPU_OK(gpu_device_synchronize());
+            GPU_OK(gpu_memcpy(rows, drows, (size_t)kr * (size_t)ncols * sizeof(long),
+                              gpu_memcpy_default));
             for (int k = 0; k < kr; k++) {
                 for (int c = 0; c < ncols; c++)
                     row[c] = rows[(size_t)k * (size_t)ncols + (size_t)c];
@@ -552,13 +625,14 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         }
         done += kr;
         if (me == 0)
-            harness_stop_decide(&limits, test, done, harness_now() - start);
+            harness_round_done(o, test, p, &counts, done, round + 1, harness_now() - start);
         barrier();
         if (harness_stop_seen(o, test))
             break;
     }
     int rc = 0;
-    if (me == 0 && harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start) < 0)
+    if (me == 0 &&
+        harness_write_counts(o, test, p, &counts, round + 1, harness_now() - start, 0) < 0)
         rc = 2;
     for (int x = 1; x < PLAN_NCTX; x++)
         if (p->ctx_used & (1u << x))
@@ -567,10 +641,11 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     free(job);
     free(slot);
     free(rows);
-    cudaFree(djob);
-    cudaFree(dslot);
-    cudaFree(drows);
-    cudaFree(a.done);
+    GPU_OK(gpu_free(djob));
+    GPU_OK(gpu_free(dslot));
+    GPU_OK(gpu_free(drows));
+    GPU_OK(gpu_free(a.done));
+    shmem_free(a.seq);
     shmem_free(a.stress);
     shmem_free(a.ctl);
     shmem_free(a.regs);

@@ -18,6 +18,10 @@
 #define SHMEMI_PATH_LOADSTORE 1
 #define SHMEMI_PATH_PROXY 2
 
+/* Slots of the table that records, per thread, whether BYPASS operations are outstanding
+ * (shmem/device/impl/ops__funcs.h): 2^20 words of local device memory, CUDA only. */
+#define SHMEMI_TRACK_SLOTS_LOG2 20
+
 typedef struct shmemi_device_state {
     int initialized; /* 1 once shmem_init filled the block */
     int my_pe;
@@ -30,6 +34,8 @@ typedef struct shmemi_device_state {
      * epoch counter in local device memory. */
     uint64_t *barrier_flags;
     uint64_t *barrier_epoch;
+    /* 2^SHMEMI_TRACK_SLOTS_LOG2 words in local device memory (NULL where nothing is tracked). */
+    uint64_t *bypass_track;
     char *peer_base[SHMEMI_DEVICE_MAX_PES];
     unsigned char peer_path[SHMEMI_DEVICE_MAX_PES];
     /* Device reductions: two rounds of n_pes slots of coll_slot bytes each (256-byte multiples)
