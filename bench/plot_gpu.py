@@ -8,7 +8,8 @@ NVLink's 478 GB/s per direction as ceilings), F-latency.png (latencies vs size, 
 F-allreduce.png (all-reduce and all-gather time vs size: default and BYPASS contexts, NVSHMEM,
 NCCL), F-ep.png (expert-parallel dispatch and combine time vs tokens) and F-gemm.png (GEMM with
 the all-gather or reduce-scatter in its epilogue against GEMM, then the collective, and cuBLAS,
-then the collective). Needs matplotlib
+then the collective), F-coll.png and F-reduction.png (alltoall, fcollect, bcast and reduction
+latency in a kernel vs size, per group: libshmem solid, NVSHMEM dashed). Needs matplotlib
 (Debian: apt-get install python3-matplotlib).
 """
 
@@ -132,7 +133,30 @@ def plot(path, outdir, plt):
              "Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), NVSHMEM (dashed)",
              base + "-ep.png", written)
     plot_gemm(rows, base, plt, colors, written)
+    plot_coll(rows, base, plt, colors, written)
     return written
+
+
+def plot_coll(rows, base, plt, colors, written):
+    """F-coll.png (alltoall, fcollect, bcast) and F-reduction.png (sum for every group, every
+    operator where the block form ran them all): latency in a kernel vs size."""
+    libs = ("libshmem", "nvshmem")
+    coll = series(rows, lambda r: r["lib"] in libs and
+                  r["bench"] in ("alltoall_latency", "fcollect_latency", "bcast_latency"))
+    red = series(rows, lambda r: r["lib"] in libs and r["bench"] == "reduction_latency" and
+                 (r.get("op") == "sum" or r["variant"].endswith("-block")))
+    for data, name, xlabel, title in (
+            (coll, "coll", "bytes (alltoall, fcollect: dest; bcast: per PE)",
+             "Collectives in a kernel, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)"),
+            (red, "reduction", "bytes per PE",
+             "Reductions in a kernel, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)")):
+        if not data:
+            continue
+        fig, ax = plt.subplots(figsize=(11, 7))
+        draw(ax, data, colors)
+        ax.set_yscale("log")
+        save(plt, fig, ax, xlabel, "microseconds per collective", title,
+             f"{base}-{name}.png", written)
 
 
 def plot_gemm(rows, base, plt, colors, written):

@@ -340,4 +340,73 @@ template <int G> __device__ __forceinline__ void bl_barrier_all() {
 
 #endif
 
+/* ---- collectives on the world team ------------------------------------------------------------
+ * Both libraries name them alike (shmem_int64_alltoall / nvshmem_int64_alltoall, the _warp and
+ * _block forms with the x prefix); only the prefix and the world team's name differ. */
+#if defined(BENCH_NVSHMEM)
+#define BL_TEAM_WORLD NVSHMEM_TEAM_WORLD
+#define BL_COLL(G, STEM, ...)                                                                      \
+    do {                                                                                           \
+        if (G == BL_BLOCK)                                                                         \
+            (void)nvshmemx_##STEM##_block(__VA_ARGS__);                                            \
+        else if (G == BL_WARP)                                                                     \
+            (void)nvshmemx_##STEM##_warp(__VA_ARGS__);                                             \
+        else                                                                                       \
+            (void)nvshmem_##STEM(__VA_ARGS__);                                                     \
+    } while (0)
+#else
+#define BL_TEAM_WORLD SHMEM_TEAM_WORLD
+#define BL_COLL(G, STEM, ...)                                                                      \
+    do {                                                                                           \
+        if (G == BL_BLOCK)                                                                         \
+            (void)shmemx_##STEM##_block(__VA_ARGS__);                                              \
+        else if (G == BL_WARP)                                                                     \
+            (void)shmemx_##STEM##_warp(__VA_ARGS__);                                               \
+        else                                                                                       \
+            (void)shmem_##STEM(__VA_ARGS__);                                                       \
+    } while (0)
+#endif
+
+/* Reduction operators of bl_reduce. */
+#define BL_OP_SUM 0
+#define BL_OP_PROD 1
+#define BL_OP_AND 2
+#define BL_OP_OR 3
+#define BL_OP_XOR 4
+#define BL_OP_MIN 5
+#define BL_OP_MAX 6
+
+/* bl_alltoall, bl_fcollect, bl_broadcast and bl_reduce<G, Op> on elements of CT (NAME in the
+ * libraries' typed names), called by the whole group G. */
+#define BL_COLL_TYPE(CT, NAME)                                                                     \
+    template <int G> __device__ __forceinline__ void bl_alltoall(CT *d, const CT *s, size_t n) {   \
+        BL_COLL(G, NAME##_alltoall, BL_TEAM_WORLD, d, s, n);                                       \
+    }                                                                                              \
+    template <int G> __device__ __forceinline__ void bl_fcollect(CT *d, const CT *s, size_t n) {   \
+        BL_COLL(G, NAME##_fcollect, BL_TEAM_WORLD, d, s, n);                                       \
+    }                                                                                              \
+    template <int G>                                                                               \
+    __device__ __forceinline__ void bl_broadcast(CT *d, const CT *s, size_t n, int root) {         \
+        BL_COLL(G, NAME##_broadcast, BL_TEAM_WORLD, d, s, n, root);                                \
+    }                                                                                              \
+    template <int G, int Op>                                                                       \
+    __device__ __forceinline__ void bl_reduce(CT *d, const CT *s, size_t n) {                      \
+        if (Op == BL_OP_SUM)                                                                       \
+            BL_COLL(G, NAME##_sum_reduce, BL_TEAM_WORLD, d, s, n);                                 \
+        else if (Op == BL_OP_PROD)                                                                 \
+            BL_COLL(G, NAME##_prod_reduce, BL_TEAM_WORLD, d, s, n);                                \
+        else if (Op == BL_OP_AND)                                                                  \
+            BL_COLL(G, NAME##_and_reduce, BL_TEAM_WORLD, d, s, n);                                 \
+        else if (Op == BL_OP_OR)                                                                   \
+            BL_COLL(G, NAME##_or_reduce, BL_TEAM_WORLD, d, s, n);                                  \
+        else if (Op == BL_OP_XOR)                                                                  \
+            BL_COLL(G, NAME##_xor_reduce, BL_TEAM_WORLD, d, s, n);                                 \
+        else if (Op == BL_OP_MIN)                                                                  \
+            BL_COLL(G, NAME##_min_reduce, BL_TEAM_WORLD, d, s, n);                                 \
+        else                                                                                       \
+            BL_COLL(G, NAME##_max_reduce, BL_TEAM_WORLD, d, s, n);                                 \
+    }
+BL_COLL_TYPE(int32_t, int32)
+BL_COLL_TYPE(int64_t, int64)
+
 #endif

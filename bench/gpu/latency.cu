@@ -1,7 +1,7 @@
 /* Latencies between the two PEs (perftests shmem_p_latency, shmem_put_latency,
  * shmem_p_ping_pong_latency, shmem_put_signal_ping_pong_latency) and the cost of fence and quiet
- * with nothing outstanding. One block; one timed kernel runs -n iterations; microseconds per
- * iteration (per half round trip for the ping-pongs). */
+ * with nothing outstanding and after one 8-byte put. One block; one timed kernel runs -n
+ * iterations; microseconds per iteration (per half round trip for the ping-pongs). */
 #include "bench_gpu.h"
 
 #define K_P 0   /* p_latency: every thread p's its longs, then quiet */
@@ -241,11 +241,16 @@ static int run_ps_pingpong(const bench_opts &o) {
     return 0;
 }
 
-/* ---- fence and quiet with nothing outstanding -------------------------------------------------
+/* ---- fence and quiet, with nothing outstanding and after one 8-byte put -----------------------
  */
 
-template <int Quiet> __global__ void order_kernel(long iters, bl_ctx_t ctx) {
+/* After = 0: -n fences or quiets in a row, nothing outstanding (on a BYPASS context: no system
+ * fence). After = 1: each one follows an 8-byte putmem_nbi to the peer on the same context. */
+template <int Quiet, int After>
+__global__ void order_kernel(long iters, bl_ctx_t ctx, char *remote, const char *local, int peer) {
     for (long it = 0; it < iters; it++) {
+        if (After)
+            bl_putmem_nbi<BL_THREAD>(ctx, remote, local, 8, peer);
         if (Quiet)
             bl_quiet<BL_THREAD>(ctx);
         else
@@ -253,31 +258,44 @@ template <int Quiet> __global__ void order_kernel(long iters, bl_ctx_t ctx) {
     }
 }
 
+template <int After> static const void *order_for(int quiet) {
+    return quiet ? (const void *)order_kernel<1, After> : (const void *)order_kernel<0, After>;
+}
+
+/* Rows fence_quiet_latency (nothing outstanding) and fence_quiet_after_put_latency (size 8). */
 static int run_fence_quiet(const bench_opts &o) {
     const char *ops[] = {"fence", "quiet"};
+    char *remote = (char *)bl_malloc(8), *local = (char *)bl_malloc(8);
+    if (!remote || !local)
+        return 1;
+    int peer = 1 - bench.me;
     for (const char *cname : contexts(o)) {
         bl_ctx_t ctx = BL_CTX_DEFAULT;
         if (std::string(cname) == "bypass" && bl_ctx_create_bypass(&ctx) != 0)
             continue;
-        for (int q = 0; q < 2; q++) {
-            if (!o.op.empty() && o.op != "all" && o.op != ops[q])
-                continue;
-            std::vector<double> us;
-            for (int r = 0; r < o.warmup + o.reps; r++) {
-                bl_barrier_host();
-                float ms = bench_time([&] {
-                    if (q)
-                        order_kernel<1><<<1, 1>>>(o.iters, ctx);
-                    else
-                        order_kernel<0><<<1, 1>>>(o.iters, ctx);
-                });
-                if (r >= o.warmup)
-                    us.push_back(bench_allgather(ms * 1e3 / o.iters)[0]);
+        for (int after = 0; after < 2; after++)
+            for (int q = 0; q < 2; q++) {
+                if (!o.op.empty() && o.op != "all" && o.op != ops[q])
+                    continue;
+                long iters = o.iters;
+                void *args[] = {&iters, &ctx, &remote, &local, &peer};
+                const void *kernel = after ? order_for<1>(q) : order_for<0>(q);
+                std::vector<double> us;
+                for (int r = 0; r < o.warmup + o.reps; r++) {
+                    bl_barrier_host();
+                    float ms = bench_time(
+                        [&] { BL_CHECK(cudaLaunchKernel(kernel, dim3(1), dim3(1), args, 0, 0)); });
+                    if (r >= o.warmup)
+                        us.push_back(bench_allgather(ms * 1e3 / o.iters)[0]);
+                }
+                bench_report(after ? "fence_quiet_after_put_latency" : "fence_quiet_latency",
+                             ops[q], cname, after ? 8 : 0, "us", us, o.iters, o, "");
             }
-            bench_report("fence_quiet_latency", ops[q], cname, 0, "us", us, o.iters, o, "");
-        }
         bl_ctx_destroy(ctx);
     }
+    bl_barrier_host();
+    bl_free(local);
+    bl_free(remote);
     return 0;
 }
 
@@ -305,5 +323,6 @@ static bench_register reg_ps("put_signal_ping_pong_latency",
                              "putmem_signal_nbi + signal_wait_until, half round trip, us",
                              lat_defaults(8, 8, 2, BL_THREAD, 1), run_ps_pingpong);
 static bench_register reg_fq("fence_quiet_latency",
-                             "fence or quiet with nothing outstanding, one thread, us",
+                             "fence or quiet with nothing outstanding, and after one 8-byte "
+                             "putmem_nbi, one thread, us",
                              lat_defaults(8, 8, 2, BL_THREAD, 1), run_fence_quiet);

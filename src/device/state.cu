@@ -98,6 +98,28 @@ static shmemi_status_t device_init(void) {
         gpu_device_synchronize() != gpu_success)
         shmemi_fatal("shmem_init", "cannot set up the device barrier: %s",
                      gpu_get_error_string(gpu_get_last_error()));
+    /* The reduction scratch, allocated after the barrier words by every PE alike. */
+    size_t scratch = SHMEMI_DEVICE_COLL_SCRATCH;
+    if (scratch > state.heap_size / 16)
+        scratch = state.heap_size / 16;
+    state.coll_slot = scratch / (2 * (size_t)n) & ~(size_t)255;
+    if (state.coll_slot < 256)
+        state.coll_slot = 256;
+    state.coll_scratch = (char *)shmemi_heap_alloc(2 * (size_t)n * state.coll_slot, 256);
+    if (!state.coll_scratch)
+        shmemi_fatal("shmem_init",
+                     "no room in the symmetric heap for the device reduction scratch");
+#if SHMEM_PLATFORM == SHMEM_PLATFORM_CUDA
+    /* The slots of BYPASS fence/quiet tracking. Their first contents do not matter: after a
+     * tracked operation, a thread's slot holds the word that operation stored or a newer one. */
+    size_t track_bytes = sizeof(uint64_t) << SHMEMI_TRACK_SLOTS_LOG2;
+    if (gpu_malloc((void **)&state.bypass_track, track_bytes) != gpu_success ||
+        gpu_memset(state.bypass_track, 0, track_bytes) != gpu_success ||
+        gpu_device_synchronize() != gpu_success)
+        shmemi_fatal("shmem_init",
+                     "cannot allocate %zu bytes of GPU memory for BYPASS tracking: %s", track_bytes,
+                     gpu_get_error_string(gpu_get_last_error()));
+#endif
     /* Host code cannot load or store GPU memory: no PE, this one included, is load/store
      * reachable from the host, so host operations on the heap go through the ipc transport. */
     shmemi_state.segments[0].peer_base[shmemi_state.my_pe] = NULL;
@@ -117,6 +139,9 @@ static void device_finalize(void) {
         return;
     (void)gpu_device_synchronize();
     (void)gpu_free(state.barrier_epoch);
+    shmemi_heap_free(state.coll_scratch);
+    if (state.bypass_track)
+        (void)gpu_free(state.bypass_track);
     shmemi_heap_free(state.barrier_flags);
     memset(&state, 0, sizeof(state));
 }

@@ -1,8 +1,9 @@
 /* Communication contexts: creation and destruction under one lock, everything else lock-free.
  * Context objects come from slabs that live until shmem_finalize, so a destroyed handle still
  * points at an object whose cleared magic reports the misuse instead of reading freed memory.
- * Kernels dereference context handles, so the slabs are memory the GPU can reach too
- * (shmemi_host_shared_alloc). */
+ * A handle is its object's address tagged with the options kernels need (shmemi_ctx_handle);
+ * kernels read the object itself for a team's PE translation and, under SHMEM_DEVICE_CHECKS, for
+ * its magic, so the slabs are memory the GPU can reach too (shmemi_host_shared_alloc). */
 #include <pthread.h>
 
 #include "core/shmemi.h"
@@ -14,6 +15,10 @@
     (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE | SHMEMX_CTX_BYPASS)
 
 struct shmemi_ctx shmemi_ctx_default = {.magic = SHMEMI_CTX_MAGIC};
+
+/* The tag bits live in the low bits of every object's address. */
+_Static_assert(_Alignof(struct shmemi_ctx) > SHMEMI_CTX_TAG_MASK,
+               "context objects leave no room for the handle's tag bits");
 
 struct shmemi_ctx_slab {
     struct shmemi_ctx_slab *next;
@@ -67,7 +72,7 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
     c->team_n_pes = team ? n_pes : shmemi_state.n_pes;
     __atomic_store_n(&c->magic, SHMEMI_CTX_MAGIC, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx_lock);
-    *ctx_p = c;
+    *ctx_p = shmemi_ctx_handle(c);
     return SHMEMI_OK;
 }
 
@@ -81,16 +86,16 @@ SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
         return;
     if (ctx == SHMEM_CTX_DEFAULT)
         shmemi_fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
-    shmemi_ctx_get(call, ctx);
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
     shmem_ctx_quiet(ctx);
     pthread_mutex_lock(&ctx_lock);
-    if (ctx->magic != SHMEMI_CTX_MAGIC) {
+    if (c->magic != SHMEMI_CTX_MAGIC) {
         pthread_mutex_unlock(&ctx_lock);
         shmemi_ctx_invalid(call, ctx);
     }
-    __atomic_store_n(&ctx->magic, 0, __ATOMIC_RELAXED);
-    ctx->next_free = ctx_free;
-    ctx_free = ctx;
+    __atomic_store_n(&c->magic, 0, __ATOMIC_RELAXED);
+    c->next_free = ctx_free;
+    ctx_free = c;
     pthread_mutex_unlock(&ctx_lock);
 }
 

@@ -23,13 +23,34 @@ __attribute__((noreturn)) void shmemi_ctx_invalid(const char *call, shmem_ctx_t 
 __attribute__((noreturn)) void shmemi_ctx_bad_pe(const char *call, const struct shmemi_ctx *c,
                                                  int pe);
 
-/* The object of ctx; fatal when ctx is invalid or destroyed. */
-static inline struct shmemi_ctx *shmemi_ctx_get(const char *call, shmem_ctx_t ctx) {
+/* The handle of context object c: its address with the tag bits of its options and team
+ * (shmem/impl/ctx__types.h). */
+static inline shmem_ctx_t shmemi_ctx_handle(const struct shmemi_ctx *c) {
+    uintptr_t tags = (c->bypass ? SHMEMI_CTX_TAG_BYPASS : 0) | (c->team ? SHMEMI_CTX_TAG_TEAM : 0);
+    return (shmem_ctx_t)((uintptr_t)c | tags);
+}
+
+/* The object of ctx, or NULL when ctx is SHMEM_CTX_INVALID, destroyed, or not a handle the
+ * library gave out (its tags disagree with its object). The one place a handle is untagged. */
+static inline struct shmemi_ctx *shmemi_ctx_find(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_DEFAULT)
         return &shmemi_ctx_default;
-    if (__builtin_expect(ctx == SHMEM_CTX_INVALID || ctx->magic != SHMEMI_CTX_MAGIC, 0))
+    struct shmemi_ctx *c = SHMEMI_CTX_OBJECT(ctx);
+    if (__builtin_expect(ctx == SHMEM_CTX_INVALID || c == NULL, 0))
+        return NULL;
+    if (__builtin_expect(__atomic_load_n(&c->magic, __ATOMIC_RELAXED) != SHMEMI_CTX_MAGIC ||
+                             shmemi_ctx_handle(c) != ctx,
+                         0))
+        return NULL;
+    return c;
+}
+
+/* The object of ctx; fatal when ctx is invalid or destroyed. */
+static inline struct shmemi_ctx *shmemi_ctx_get(const char *call, shmem_ctx_t ctx) {
+    struct shmemi_ctx *c = shmemi_ctx_find(ctx);
+    if (__builtin_expect(c == NULL, 0))
         shmemi_ctx_invalid(call, ctx);
-    return ctx;
+    return c;
 }
 
 /* The world PE of team-relative pe on context c; fatal when pe is out of range. */

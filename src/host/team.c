@@ -296,11 +296,11 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) {
     shmemi_check_init(call);
     if (team == NULL)
         shmemi_fatal(call, "team is NULL");
-    if (ctx == SHMEM_CTX_INVALID || (ctx != SHMEM_CTX_DEFAULT && ctx->magic != SHMEMI_CTX_MAGIC)) {
+    const struct shmemi_ctx *c = shmemi_ctx_find(ctx);
+    if (c == NULL) {
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }
-    const struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
     *team = c->team == NULL ? SHMEM_TEAM_WORLD : c->team;
     return 0;
 }

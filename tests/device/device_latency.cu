@@ -3,7 +3,6 @@
  * nothing outstanding, a remote fetch-add, barrier_all, and putmem_nbi_block + quiet bandwidth.
  * Times come from %globaltimer inside the kernels; each figure is the median of 5 launches. */
 #include <algorithm>
-#include <string.h>
 #include <vector>
 
 #include "gpu_test.h"
@@ -103,15 +102,11 @@ int main(void) {
     uint64_t *buf = (uint64_t *)gpu_test_zalloc(64);
     double *result;
     GPU_CHECK(gpu_malloc((void **)&result, sizeof(double)));
-    /* A BYPASS context object in device memory (what shmem_ctx_create hands kernels). */
-    struct shmemi_ctx host_ctx;
-    memset(&host_ctx, 0, sizeof(host_ctx));
-    host_ctx.magic = SHMEMI_CTX_MAGIC;
-    host_ctx.bypass = 1;
-    host_ctx.options = SHMEMX_CTX_BYPASS;
     shmem_ctx_t bypass;
-    GPU_CHECK(gpu_malloc((void **)&bypass, sizeof(host_ctx)));
-    GPU_CHECK(gpu_memcpy(bypass, &host_ctx, sizeof(host_ctx), gpu_memcpy_default));
+    if (shmem_ctx_create(SHMEMX_CTX_BYPASS, &bypass) != 0) {
+        printf("device_latency: cannot create a BYPASS context\n");
+        return 1;
+    }
     barrier();
 
     static const char *names[] = {"p ping-pong (half RTT)",
@@ -175,6 +170,7 @@ int main(void) {
             }
         }
     barrier();
+    shmem_ctx_destroy(bypass);
     shmem_finalize();
     return 0;
 }

@@ -19,6 +19,12 @@
  * - barrier_all: quiet then synchronize all PEs (release/acquire); sync_all: synchronize only.
  *   One thread, warp or block per PE calls it; kernels that call it on several blocks are started
  *   with shmemx_collective_launch.
+ * - Collectives (team_sync, alltoall, fcollect, broadcast, the reductions; typed and mem forms,
+ *   _warp/_block): one thread, warp or block per member calls; they return when dest holds the
+ *   result and source may be reused, and order no other operations (team_sync orders as
+ *   sync_all). Every member's dest must be ready before the first member calls. Teams:
+ *   SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED; a team made by shmem_team_split_* stops the kernel
+ *   with a message. long double forms stop the kernel; collect and alltoalls are host only.
  * Errors: a PE that is not reachable or an address outside the symmetric heap stops the kernel
  * with a message naming PE, block, thread and call; SHMEM_DEVICE_CHECKS=1 (compile time) adds PE
  * range and heap-bounds checks to every call; SHMEM_DEVICE_TIMEOUT_MS=t stops a wait after t ms.
@@ -36,6 +42,16 @@
 #define shmem_ptr shmemi_c_shmem_ptr
 #define shmem_barrier_all shmemi_c_shmem_barrier_all
 #define shmem_sync_all shmemi_c_shmem_sync_all
+/* Collectives (shmem/device/impl/coll__funcs.h): the untyped names are renamed like the ones
+ * above; shmem_sync(team) of sync.h keeps calling the library's shmem_team_sync. */
+#define shmem_team_my_pe shmemi_c_shmem_team_my_pe
+#define shmem_team_n_pes shmemi_c_shmem_team_n_pes
+#define shmem_team_sync shmemi_c_shmem_team_sync
+#define shmem_alltoallmem shmemi_c_shmem_alltoallmem
+#define shmem_fcollectmem shmemi_c_shmem_fcollectmem
+#define shmem_broadcastmem shmemi_c_shmem_broadcastmem
+#include <shmem/team.h>
+extern "C" int shmem_team_sync(shmem_team_t team) __asm__("shmem_team_sync");
 #include <shmem/setup.h>
 #include <shmem/memory.h>
 #include <shmem/ctx.h>
@@ -46,7 +62,22 @@
 #include <shmem/p2p.h>
 #include <shmem/team.h>
 #include <shmem/sync.h>
+/* The typed team collectives of coll.h are not declared as C functions here: its type tables are
+ * empty while it is read, and coll__funcs.h declares every one of them from the same tables. */
+#include <shmem/impl/typelists.h>
+#pragma push_macro("SHMEMI_RMA_TYPES")
+#pragma push_macro("SHMEMI_REDUCE_BITWISE_TYPES")
+#pragma push_macro("SHMEMI_REDUCE_MINMAX_TYPES")
+#undef SHMEMI_RMA_TYPES
+#undef SHMEMI_REDUCE_BITWISE_TYPES
+#undef SHMEMI_REDUCE_MINMAX_TYPES
+#define SHMEMI_RMA_TYPES(X)
+#define SHMEMI_REDUCE_BITWISE_TYPES(X)
+#define SHMEMI_REDUCE_MINMAX_TYPES(X)
 #include <shmem/coll.h>
+#pragma pop_macro("SHMEMI_RMA_TYPES")
+#pragma pop_macro("SHMEMI_REDUCE_BITWISE_TYPES")
+#pragma pop_macro("SHMEMI_REDUCE_MINMAX_TYPES")
 #include <shmem/lock.h>
 #include <shmem/bypass.h>
 #undef shmem_my_pe
@@ -54,11 +85,18 @@
 #undef shmem_ptr
 #undef shmem_barrier_all
 #undef shmem_sync_all
+#undef shmem_team_my_pe
+#undef shmem_team_n_pes
+#undef shmem_team_sync
+#undef shmem_alltoallmem
+#undef shmem_fcollectmem
+#undef shmem_broadcastmem
 
 #include <shmem/device/impl/gpu_port.h>
 #include <shmem/device/impl/api__funcs.h>
 #include <shmem/device/impl/compat__funcs.h>
 #include <shmem/device/impl/generic__funcs.h>
+#include <shmem/device/impl/coll__funcs.h>
 #include <shmem/device/launch.h>
 
 #endif

@@ -6,22 +6,33 @@
 #define PROBE extern "C" __global__ void
 
 PROBE probe_quiet_default() {
-    shmemi_dquiet<0>();
+    shmemi_dquiet_group<0, SHMEMI_GROUP_THREAD>();
 }
 PROBE probe_quiet_bypass() {
-    shmemi_dquiet<1>();
+    shmemi_dquiet_group<1, SHMEMI_GROUP_THREAD>();
 }
 PROBE probe_fence_default() {
-    shmemi_dfence<0>();
+    shmemi_dfence_group<0, SHMEMI_GROUP_THREAD>();
 }
 PROBE probe_fence_bypass() {
-    shmemi_dfence<1>();
+    shmemi_dfence_group<1, SHMEMI_GROUP_THREAD>();
 }
 PROBE probe_quiet_block_default() {
     shmemi_dquiet_group<0, SHMEMI_GROUP_BLOCK>();
 }
 PROBE probe_quiet_block_bypass() {
     shmemi_dquiet_group<1, SHMEMI_GROUP_BLOCK>();
+}
+PROBE probe_fence_warp_bypass() {
+    shmemi_dfence_group<1, SHMEMI_GROUP_WARP>();
+}
+/* The public thread forms on a context handle: the BYPASS test is on the handle's tag bit, with
+ * no load of the context object. */
+PROBE probe_ctx_quiet(shmem_ctx_t ctx) {
+    shmem_ctx_quiet(ctx);
+}
+PROBE probe_ctx_p(shmem_ctx_t ctx, long *dest, long v, int pe) {
+    shmem_ctx_long_p(ctx, dest, v, pe);
 }
 
 PROBE probe_wait_default(uint64_t *ivar, uint64_t v) {
@@ -65,6 +76,10 @@ PROBE probe_put_signal_bypass(uint4 *dest, const uint4 *src, uint64_t *sig, int 
     shmemi_dput_signal<1, SHMEMI_GROUP_THREAD>("probe", dest, src, 64, sig, 1, SHMEM_SIGNAL_SET,
                                                pe);
 }
+PROBE probe_put_signal_add_bypass(uint4 *dest, const uint4 *src, uint64_t *sig, int pe) {
+    shmemi_dput_signal<1, SHMEMI_GROUP_THREAD>("probe", dest, src, 64, sig, 1, SHMEM_SIGNAL_ADD,
+                                               pe);
+}
 
 PROBE probe_amo_fetch_add(uint64_t *dest, int pe, uint64_t *out) {
     *out = shmem_uint64_atomic_fetch_add(dest, 1, pe);
@@ -85,6 +100,9 @@ PROBE probe_sync_all() {
 
 PROBE probe_amo_add(uint64_t *dest, int pe) {
     shmem_uint64_atomic_add(dest, 1, pe);
+}
+PROBE probe_st_bypass(long *dest, long v) {
+    shmemx_long_st_bypass(dest, v);
 }
 PROBE probe_acquire_world() {
     shmemx_acquire(SHMEMX_SCOPE_WORLD);

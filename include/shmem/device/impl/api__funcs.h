@@ -31,24 +31,28 @@
     }
 
 #if SHMEMI_DEVICE_PASS
-/* Contexts: SHMEM_CTX_DEFAULT (NULL) is the default path and is never dereferenced; any other
- * context is read for its BYPASS option and team (the library keeps context objects in host
- * memory mapped into the GPU, so kernels read the handles that shmem_ctx_create returned). Under
- * SHMEM_DEVICE_CHECKS, SHMEM_CTX_INVALID or a destroyed context stops the kernel. */
+/* Contexts: the handle says everything but a team's PE translation (shmem/impl/ctx__types.h):
+ * SHMEM_CTX_DEFAULT (NULL) and world-team contexts are never dereferenced, and the BYPASS path is
+ * chosen from the handle's tag bit, with no memory access. Only a team-relative context reads its
+ * object (host memory mapped into the GPU, one read of the team's start and stride per call).
+ * Under SHMEM_DEVICE_CHECKS, SHMEM_CTX_INVALID or a destroyed context stops the kernel. */
 SHMEMI_DI void shmemi_dcheck_ctx(shmem_ctx_t ctx) {
     if (SHMEM_DEVICE_CHECKS && ctx != SHMEM_CTX_DEFAULT &&
-        (ctx == SHMEM_CTX_INVALID || ctx->magic != SHMEMI_CTX_MAGIC))
+        (ctx == SHMEM_CTX_INVALID || SHMEMI_CTX_OBJECT(ctx)->magic != SHMEMI_CTX_MAGIC))
         shmemi_dfatal_message("shmem_ctx_*", "invalid context: SHMEM_CTX_INVALID or destroyed");
 }
 SHMEMI_DI int shmemi_dctx_bypass(shmem_ctx_t ctx) {
     shmemi_dcheck_ctx(ctx);
-    return ctx != SHMEM_CTX_DEFAULT && ctx->bypass != 0;
+    return (SHMEMI_CTX_TAGS(ctx) & SHMEMI_CTX_TAG_BYPASS) != 0;
 }
 SHMEMI_DI int shmemi_dctx_pe(shmem_ctx_t ctx, int pe) {
     shmemi_dcheck_ctx(ctx);
-    if (ctx == SHMEM_CTX_DEFAULT || ctx->team == NULL)
+    if ((SHMEMI_CTX_TAGS(ctx) & SHMEMI_CTX_TAG_TEAM) == 0)
         return pe;
-    return ctx->team_start + pe * ctx->team_stride;
+    const struct shmemi_ctx *c = SHMEMI_CTX_OBJECT(ctx);
+    if (SHMEM_DEVICE_CHECKS && (pe < 0 || pe >= c->team_n_pes))
+        shmemi_dfatal_message("shmem_ctx_*", "PE out of range of the context's team");
+    return c->team_start + pe * c->team_stride;
 }
 
 template <int Group>
@@ -94,10 +98,12 @@ SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T 
         return;
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
     shmemi_dremote(call, d + (ptrdiff_t)(n - 1) * dst, sizeof(T), pe);
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_bypass(ctx)) {
         shmemi_dcopy_strided<0, 1, SHMEMI_GROUP_THREAD>(r, dst, s, sst, n);
-    else
+        shmemi_dtrack_dirty();
+    } else {
         shmemi_dcopy_strided<0, 0, SHMEMI_GROUP_THREAD>(r, dst, s, sst, n);
+    }
 }
 template <typename T>
 SHMEMI_DI void shmemi_api_iget(const char *call, shmem_ctx_t ctx, T *d, const T *s, ptrdiff_t dst,
@@ -113,18 +119,25 @@ template <typename T>
 SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_bypass(ctx)) {
         shmemi_dstore<1>(r, v);
-    else
+        shmemi_dtrack_dirty();
+    } else {
         shmemi_dstore<0>(r, v);
+    }
 }
 template <typename T>
 SHMEMI_DI T shmemi_api_g(const char *call, shmem_ctx_t ctx, const T *s, int pe) {
     return shmemi_ld_bypass((const T *)shmemi_dremote(call, s, sizeof(T), shmemi_dctx_pe(ctx, pe)));
 }
+/* The remote word of an AMO or signal update on ctx; on a BYPASS context the update, issued
+ * right after, is recorded for fence and quiet. */
 template <typename T>
 SHMEMI_DI T *shmemi_api_amo_target(const char *call, shmem_ctx_t ctx, const T *d, int pe) {
-    return (T *)shmemi_dremote(call, d, sizeof(T), shmemi_dctx_pe(ctx, pe));
+    T *r = (T *)shmemi_dremote(call, d, sizeof(T), shmemi_dctx_pe(ctx, pe));
+    if (shmemi_dctx_bypass(ctx))
+        shmemi_dtrack_dirty();
+    return r;
 }
 #endif
 
@@ -461,35 +474,57 @@ SHMEMI_TWIN(void, shmem_ctx_pe_quiet, (shmem_ctx_t ctx, const int *target_pes, s
  */
 
 #if SHMEMI_DEVICE_PASS
+/* One pass of wait_until_{all,any,some} or test_{all,any,some} over the words that status does
+ * not exclude: the number that satisfy cmp (mode 0 all, 1 any, 2 some). Mode any stops at the
+ * first and stores its index in *first; mode some stores the indices in indices unless it is
+ * NULL. Acquire as for shmemi_dpoll. */
+template <int Acquire, typename T>
+SHMEMI_DI size_t shmemi_api_scan(const T *ivars, size_t n, size_t *indices, const int *status,
+                                 int cmp, const T *values, int vector, int mode, size_t *first) {
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (status && status[i])
+            continue;
+        if (shmemi_dcompare(shmemi_dpoll<Acquire>(ivars + i), cmp,
+                            vector ? values[i] : values[0])) {
+            if (mode == 1) {
+                *first = i;
+                return 1;
+            }
+            if (mode == 2 && indices)
+                indices[hits] = i;
+            hits++;
+        }
+    }
+    return hits;
+}
+/* Whether hits of a scan complete the call: every remaining word (all), at least one (any,
+ * some). */
+SHMEMI_DI bool shmemi_api_scan_done(size_t hits, size_t remaining, int mode) {
+    return mode == 0 ? hits == remaining : hits > 0;
+}
+/* The default context's multi-word waits and tests: relaxed scans until one completes the call,
+ * then one acquiring scan whose result is the answer (a wait scans on if it no longer completes
+ * the call). */
 template <typename T>
 SHMEMI_DI size_t shmemi_api_wait_set(const char *call, T *ivars, size_t n, size_t *indices,
                                      const int *status, int cmp, const T *values, int vector,
                                      int mode /* 0 all, 1 any, 2 some */) {
-    size_t remaining = 0;
+    size_t remaining = 0, first = 0;
     for (size_t i = 0; i < n; i++)
         remaining += !(status && status[i]);
     if (remaining == 0)
         return mode == 1 ? SIZE_MAX : 0;
     shmemi_wait_timer timer = {0, 0};
     for (;;) {
-        size_t hits = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (status && status[i])
-                continue;
-            T v = shmemi_dpoll<0>(ivars + i);
-            if (shmemi_dcompare(v, cmp, vector ? values[i] : values[0])) {
-                if (mode == 1) {
-                    shmemi_dpoll_acquire<0>();
-                    return i;
-                }
-                if (mode == 2)
-                    indices[hits] = i;
-                hits++;
-            }
-        }
-        if ((mode == 0 && hits == remaining) || (mode == 2 && hits > 0)) {
-            shmemi_dpoll_acquire<0>();
-            return hits;
+        if (shmemi_api_scan_done(shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values,
+                                                    vector, mode, &first),
+                                 remaining, mode)) {
+            size_t hits =
+                shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, &first);
+            shmemi_dpoll_acquire();
+            if (shmemi_api_scan_done(hits, remaining, mode))
+                return mode == 1 ? first : hits;
         }
         shmemi_wait_tick(timer, call, ivars);
     }
@@ -497,27 +532,19 @@ SHMEMI_DI size_t shmemi_api_wait_set(const char *call, T *ivars, size_t n, size_
 template <typename T>
 SHMEMI_DI size_t shmemi_api_test_set(T *ivars, size_t n, size_t *indices, const int *status,
                                      int cmp, const T *values, int vector, int mode) {
-    size_t hits = 0, remaining = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (status && status[i])
-            continue;
-        remaining++;
-        T v = shmemi_dpoll<0>(ivars + i);
-        if (shmemi_dcompare(v, cmp, vector ? values[i] : values[0])) {
-            if (mode == 1) {
-                shmemi_dpoll_acquire<0>();
-                return i;
-            }
-            if (mode == 2)
-                indices[hits] = i;
-            hits++;
-        }
-    }
-    if (mode == 1)
-        return SIZE_MAX;
-    if (hits)
-        shmemi_dpoll_acquire<0>();
-    return mode == 0 ? (size_t)(hits == remaining) : hits;
+    size_t remaining = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        remaining += !(status && status[i]);
+    const size_t none = mode == 1 ? SIZE_MAX : 0;
+    if (!shmemi_api_scan_done(
+            shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values, vector, mode, &first),
+            remaining, mode))
+        return none;
+    size_t hits = shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, &first);
+    shmemi_dpoll_acquire();
+    if (!shmemi_api_scan_done(hits, remaining, mode))
+        return none;
+    return mode == 0 ? 1 : mode == 1 ? first : hits;
 }
 #endif
 

@@ -7,7 +7,8 @@
  *   shmemi_ld_relaxed / shmemi_ld_acquire / shmemi_st_relaxed / shmemi_st_release
  *   shmemi_ptx_atom_<op>_<order> (fetching) and shmemi_ptx_red_<op>_<order> (non-fetching)
  *   read-modify-write atomics, shmemi_fence_acq_rel / shmemi_fence_sc
- *   shmemi_ld_bypass / shmemi_st_bypass: the cache-bypassing accesses of BYPASS contexts
+ *   shmemi_ld_bypass / shmemi_st_bypass_untracked: the cache-bypassing accesses of BYPASS
+ *   contexts (shmemi_st_bypass, in ops__funcs.h, also records the store for BYPASS fence/quiet)
  *   shmemi_drain_stores: waits until this thread's earlier stores are performed (no cache op)
  * CUDA uses inline PTX, HIP the __hip_atomic builtins and, for bypass accesses, AMDGCN assembly.
  * docs/memory_model.md's implementation table names the instructions; scripts/check-isa checks
@@ -346,6 +347,12 @@ SHMEMI_DI uint64_t shmemi_clock_ns() {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+/* The launch number of the calling grid: distinct for every grid launched in this CUDA context. */
+SHMEMI_DI uint64_t shmemi_grid_id() {
+    uint64_t g;
+    asm("mov.u64 %0, %%gridid;" : "=l"(g));
+    return g;
+}
 SHMEMI_DI void shmemi_trap() {
     __trap();
 }
@@ -514,7 +521,7 @@ template <typename T> SHMEMI_DI T shmemi_ld_bypass(const T *p) {
     return shmemi_bit_cast<T>(shmemi_ptx_ld_bypass((const B *)p));
 }
 /* A store that needs no cache writeback to become visible: relaxed, system scope. */
-template <typename T> SHMEMI_DI void shmemi_st_bypass(T *p, T v) {
+template <typename T> SHMEMI_DI void shmemi_st_bypass_untracked(T *p, T v) {
     typedef typename shmemi_bits<sizeof(T)>::type B;
     shmemi_ptx_st_bypass((B *)p, shmemi_bit_cast<B>(v));
 }

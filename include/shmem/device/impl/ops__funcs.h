@@ -9,6 +9,83 @@
 
 #if SHMEMI_DEVICE_PASS
 
+/* ---- BYPASS tracking ---------------------------------------------------------------------------
+ */
+
+/* A BYPASS fence or quiet needs a system-scope fence only when the calling thread has issued a
+ * put, AMO, signal or bypass store since its last BYPASS fence or quiet that emitted one
+ * (docs/memory_model.md, implementation table). On NVIDIA, where that fence costs 0.6 us, each
+ * thread keeps this in a slot of shmemi_dstate.bypass_track, a table in this GPU's memory: slot =
+ * the thread's global linear id modulo 2^SHMEMI_TRACK_SLOTS_LOG2. A slot holds an identity word:
+ * bit 0 dirty, bits 1-22 the global id divided by the slot count, bits 23-63 the low 41 bits of
+ * %gridid. Every tracked operation stores {me, dirty}; a fence or quiet loads the slot and skips
+ * the system fence only when it reads exactly {me, clean}, otherwise it emits the fence and then
+ * stores {me, clean}. All slot accesses are relaxed at gpu scope.
+ *
+ * Why reading {me, clean} means nothing is outstanding: let D be the {me, dirty} store of the
+ * thread's last tracked operation. Coherence of one location makes the load return D or a store
+ * coherence-after D. Only a thread with identity "me" stores words carrying it: within a grid the
+ * identity is the thread's exact global id, and grids running at the same time have different
+ * launch numbers (they would need to be 2^41 launches apart to share the truncated one). The
+ * thread's own stores to the slot are coherence-ordered as in program order, so a {me, clean}
+ * read is a clean store the thread made after D, and every clean store follows, in the same call,
+ * a system fence emitted after D's operation (in a group form, by the thread that acts for the
+ * group, between two group barriers): that fence already orders everything before it before
+ * everything after this call. Other threads that share the slot can only make the fence run when
+ * it was not needed. Threads whose id does not fit (grids of 2^32 blocks or more) are not tracked
+ * and always fence.
+ *
+ * On AMD a BYPASS fence is only a store-count wait, cheaper than a slot load: no tracking there. */
+#if defined(__CUDA_ARCH__)
+#define SHMEMI_DEVICE_TRACK 1
+#else
+#define SHMEMI_DEVICE_TRACK 0
+#endif
+
+#if SHMEMI_DEVICE_TRACK
+/* The calling thread's slot (NULL: not tracked) and its clean identity word. */
+struct shmemi_track_t {
+    uint64_t *slot;
+    uint64_t clean;
+};
+SHMEMI_DI shmemi_track_t shmemi_dtrack_self() {
+    const uint64_t block =
+        blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+    const uint64_t id = block * (blockDim.x * blockDim.y * blockDim.z) + threadIdx.x +
+                        blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    shmemi_track_t t;
+    t.slot = (block >> 32) == 0 && shmemi_dstate.bypass_track
+                 ? shmemi_dstate.bypass_track + (id & ((1u << SHMEMI_TRACK_SLOTS_LOG2) - 1))
+                 : NULL;
+    t.clean = (shmemi_grid_id() << 23) | ((id >> SHMEMI_TRACK_SLOTS_LOG2) << 1);
+    return t;
+}
+/* Whether t's thread may have BYPASS operations outstanding (reads its slot). */
+SHMEMI_DI bool shmemi_dtrack_outstanding(const shmemi_track_t &t) {
+    return t.slot == NULL || shmemi_ld_relaxed<SHMEMI_SCOPE_DEVICE>(t.slot) != t.clean;
+}
+/* Records that t's thread has nothing outstanding: only after a system fence that covers it. */
+SHMEMI_DI void shmemi_dtrack_settle(const shmemi_track_t &t) {
+    if (t.slot)
+        shmemi_st_relaxed<SHMEMI_SCOPE_DEVICE>(t.slot, t.clean);
+}
+#endif
+
+/* Records a BYPASS put, AMO, signal or bypass store of the calling thread. */
+SHMEMI_DI void shmemi_dtrack_dirty() {
+#if SHMEMI_DEVICE_TRACK
+    shmemi_track_t t = shmemi_dtrack_self();
+    if (t.slot)
+        shmemi_st_relaxed<SHMEMI_SCOPE_DEVICE>(t.slot, t.clean | 1);
+#endif
+}
+
+/* A bypass store as shmemx_st_bypass makes it: recorded for BYPASS fence and quiet. */
+template <typename T> SHMEMI_DI void shmemi_st_bypass(T *p, T v) {
+    shmemi_dtrack_dirty();
+    shmemi_st_bypass_untracked(p, v);
+}
+
 /* ---- data movement ----------------------------------------------------------------------------
  */
 
@@ -21,7 +98,7 @@ template <int Bypass> SHMEMI_DI shmemi_vec16_t shmemi_dload(const shmemi_vec16_t
 }
 template <int Bypass, typename T> SHMEMI_DI void shmemi_dstore(T *p, T v) {
     if (Bypass)
-        shmemi_st_bypass(p, v);
+        shmemi_st_bypass_untracked(p, v);
     else
         *p = v;
 }
@@ -95,6 +172,8 @@ template <int Bypass, int Group>
 SHMEMI_DI void shmemi_dput(const char *call, void *dest, const void *source, size_t n, int pe) {
     void *r = shmemi_dremote(call, dest, n, pe);
     shmemi_dcopy<0, Bypass, Group>(r, source, n);
+    if (Bypass)
+        shmemi_dtrack_dirty();
 }
 template <int Bypass, int Group>
 SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, size_t n, int pe) {
@@ -105,10 +184,10 @@ SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, siz
 /* ---- ordering and completion ------------------------------------------------------------------
  */
 
-/* Default context: quiet is a system-scope sequentially consistent fence, fence a system-scope
- * release (acq_rel) fence. BYPASS: a store drain (AMD: no cache writeback or invalidate); on
- * NVIDIA the same fences as the default context, since the PTX model needs them for the relaxed
- * stores and device code keeps no per-thread record of outstanding operations to skip them. */
+/* The fences themselves. Default context: quiet is a system-scope sequentially consistent fence,
+ * fence a system-scope release (acq_rel) fence. BYPASS: a store drain (AMD: no cache writeback or
+ * invalidate); on NVIDIA the same fences as the default context, which the PTX model needs for the
+ * relaxed stores, but shmemi_dorder emits them only when operations are outstanding. */
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
 #if defined(SHMEMI_TEST_WEAKEN_QUIET) /* only the litmus harness's test builds: no quiet */
     return;
@@ -135,21 +214,43 @@ template <int Bypass> SHMEMI_DI void shmemi_dfence() {
         shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
     }
 }
-/* Group forms: every thread's stores are drained and the group synchronized before one thread
- * acts, so the fence covers the whole group's operations. */
-template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group() {
+/* Quiet (Quiet = 1) or fence (Quiet = 0) of a thread or group: every thread's stores are drained
+ * and the group synchronized before one thread acts, so the fence covers the whole group's
+ * operations. Tracked BYPASS contexts: that thread emits the fence only when some thread of the
+ * group may have operations outstanding (a group-wide OR of their slots), and those threads record
+ * that it covered them only after the group has synchronized again, that is after the fence. */
+template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
     shmemi_drain_stores();
+#if SHMEMI_DEVICE_TRACK
+    if (Bypass) {
+        const shmemi_track_t t = shmemi_dtrack_self();
+        const bool mine = shmemi_dtrack_outstanding(t);
+        if (shmemi_group_any<Group>(mine) && shmemi_group_rank<Group>() == 0) {
+            if (Quiet)
+                shmemi_dquiet<1>();
+            else
+                shmemi_dfence<1>();
+        }
+        shmemi_group_sync<Group>();
+        if (mine)
+            shmemi_dtrack_settle(t);
+        return;
+    }
+#endif
     shmemi_group_sync<Group>();
-    if (shmemi_group_rank<Group>() == 0)
-        shmemi_dquiet<Bypass>();
+    if (shmemi_group_rank<Group>() == 0) {
+        if (Quiet)
+            shmemi_dquiet<Bypass>();
+        else
+            shmemi_dfence<Bypass>();
+    }
     shmemi_group_sync<Group>();
 }
+template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group() {
+    shmemi_dorder<1, Bypass, Group>();
+}
 template <int Bypass, int Group> SHMEMI_DI void shmemi_dfence_group() {
-    shmemi_drain_stores();
-    shmemi_group_sync<Group>();
-    if (shmemi_group_rank<Group>() == 0)
-        shmemi_dfence<Bypass>();
-    shmemi_group_sync<Group>();
+    shmemi_dorder<0, Bypass, Group>();
 }
 
 /* ---- atomics (relaxed, system scope, atomic within the GPU atomicity domain) -------------------
@@ -191,8 +292,9 @@ template <typename T> SHMEMI_DI void shmemi_damo_set(T *r, T v) {
 /* ---- signals ----------------------------------------------------------------------------------
  */
 
-/* Writes the signal after the payload: one system-scope release in the default context; in a
- * BYPASS context on AMD a store drain and a bypass store or relaxed atomic, with no writeback. */
+/* Writes the signal after the payload: one system-scope release (st.release.sys or
+ * red.release.sys.add on NVIDIA, no separate fence), in BYPASS contexts too; in a BYPASS context
+ * on AMD a store drain and a bypass store or relaxed atomic, with no writeback. */
 template <int Bypass> SHMEMI_DI void shmemi_dsignal(uint64_t *r, uint64_t value, int sig_op) {
 #if defined(__HIP_DEVICE_COMPILE__)
     if (Bypass) {
@@ -200,7 +302,7 @@ template <int Bypass> SHMEMI_DI void shmemi_dsignal(uint64_t *r, uint64_t value,
         if (sig_op == SHMEM_SIGNAL_ADD)
             shmemi_ptx_red_add_relaxed<SHMEMI_SCOPE_SYSTEM>(r, value);
         else
-            shmemi_st_bypass(r, value);
+            shmemi_st_bypass_untracked(r, value);
         return;
     }
 #endif
@@ -216,6 +318,8 @@ SHMEMI_DI void shmemi_dput_signal(const char *call, void *dest, const void *sour
     void *r = shmemi_dremote(call, dest, n, pe);
     uint64_t *rs = (uint64_t *)shmemi_dremote(call, sig_addr, sizeof(uint64_t), pe);
     shmemi_dcopy<0, Bypass, Group>(r, source, n);
+    if (Bypass)
+        shmemi_dtrack_dirty();
     if (Group != SHMEMI_GROUP_THREAD) {
         shmemi_drain_stores();
         shmemi_group_sync<Group>();
@@ -246,44 +350,58 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
     }
 }
 
-/* One poll of a wait or test. Default context: the poll acquires (NVIDIA: ld.acquire.sys; AMD: a
- * bypass load, then a system acquire fence once the condition holds), so plain loads after the
- * wait never see stale cache lines. BYPASS: an L1-bypassing relaxed load and no acquire; payload
- * must then be read with bypass loads or after shmemx_acquire. */
-template <int Bypass, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
+/* One read of a wait or test. Acquire = 0, the spinning poll on every context: an L1-bypassing
+ * relaxed system-scope load. Acquire = 1, the default context's read once a poll satisfied the
+ * condition: on NVIDIA the word read again with ld.acquire.sys (the caller checks the condition on
+ * that value and spins on if it no longer holds); on AMD a read like the poll, followed by
+ * shmemi_dpoll_acquire. So plain loads after a default-context wait never see stale cache lines,
+ * and only the last read pays for the acquire. BYPASS waits never acquire: payload is read with
+ * bypass loads or after shmemx_acquire. */
+template <int Acquire, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
 #if defined(SHMEMI_TEST_WEAKEN_WAIT) /* only the litmus harness's test builds: no acquire */
     return shmemi_ld_bypass(p);
 #endif
 #if defined(__CUDA_ARCH__)
-    if (!Bypass)
+    if (Acquire)
         return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
 #endif
     return shmemi_ld_bypass(p);
 }
-template <int Bypass> SHMEMI_DI void shmemi_dpoll_acquire() {
+/* Completes the acquire of shmemi_dpoll<1> reads: AMD's system acquire fence (L2 invalidate);
+ * nothing on NVIDIA. */
+SHMEMI_DI void shmemi_dpoll_acquire() {
 #if defined(SHMEMI_TEST_WEAKEN_WAIT)
     return;
 #endif
 #if defined(__HIP_DEVICE_COMPILE__)
-    if (!Bypass)
-        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
 #endif
 }
 
 template <int Bypass, typename T>
 SHMEMI_DI T shmemi_dwait_until(const char *call, const T *ivar, int cmp, T value) {
     shmemi_wait_timer timer = {0, 0};
-    T v;
-    while (!shmemi_dcompare(v = shmemi_dpoll<Bypass>(ivar), cmp, value))
+    for (;;) {
+        T v = shmemi_dpoll<0>(ivar);
+        if (shmemi_dcompare(v, cmp, value)) {
+            if (Bypass)
+                return v;
+            v = shmemi_dpoll<1>(ivar);
+            shmemi_dpoll_acquire();
+            if (shmemi_dcompare(v, cmp, value))
+                return v;
+        }
         shmemi_wait_tick(timer, call, ivar);
-    shmemi_dpoll_acquire<Bypass>();
-    return v;
+    }
 }
 template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {
-    if (!shmemi_dcompare(shmemi_dpoll<Bypass>(ivar), cmp, value))
+    if (!shmemi_dcompare(shmemi_dpoll<0>(ivar), cmp, value))
         return 0;
-    shmemi_dpoll_acquire<Bypass>();
-    return 1;
+    if (Bypass)
+        return 1;
+    T v = shmemi_dpoll<1>(ivar);
+    shmemi_dpoll_acquire();
+    return shmemi_dcompare(v, cmp, value);
 }
 
 /* ---- barrier ----------------------------------------------------------------------------------
@@ -292,7 +410,7 @@ template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int 
 /* Every PE writes its epoch into its word of every peer's flag array, then waits until every
  * peer's word there reaches the epoch. One system-scope fence first (sequentially consistent for
  * barrier, which includes quiet; release for sync) makes the relaxed flag stores releases; the
- * polls acquire, so the barrier also synchronizes memory. One thread. */
+ * waits acquire, so the barrier also synchronizes memory. One thread. */
 template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
     if (Quiet)
         shmemi_dquiet<0>();

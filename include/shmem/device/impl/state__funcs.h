@@ -61,6 +61,20 @@ template <int Group> SHMEMI_DI void shmemi_group_sync() {
 #endif
 }
 
+#if defined(__CUDA_ARCH__)
+/* Synchronizes the group like shmemi_group_sync and returns whether pred holds in any of its
+ * threads. */
+template <int Group> SHMEMI_DI bool shmemi_group_any(bool pred) {
+    if (Group == SHMEMI_GROUP_BLOCK)
+        return __syncthreads_or(pred) != 0;
+    if (Group == SHMEMI_GROUP_WARP) {
+        __syncwarp();
+        return __any_sync(0xffffffffu, pred) != 0;
+    }
+    return pred;
+}
+#endif
+
 /* Error reports: the standard message with the calling thread's coordinates, then the kernel
  * stops. Kept out of line so that the operations' fast paths stay small. */
 #define SHMEMI_DEVICE_REPORT(call, fmt, ...)                                                       \

@@ -18,6 +18,10 @@
 #define SHMEMI_PATH_LOADSTORE 1
 #define SHMEMI_PATH_PROXY 2
 
+/* Slots of the table that records, per thread, whether BYPASS operations are outstanding
+ * (shmem/device/impl/ops__funcs.h): 2^20 words of local device memory, CUDA only. */
+#define SHMEMI_TRACK_SLOTS_LOG2 20
+
 typedef struct shmemi_device_state {
     int initialized; /* 1 once shmem_init filled the block */
     int my_pe;
@@ -30,9 +34,19 @@ typedef struct shmemi_device_state {
      * epoch counter in local device memory. */
     uint64_t *barrier_flags;
     uint64_t *barrier_epoch;
+    /* 2^SHMEMI_TRACK_SLOTS_LOG2 words in local device memory (NULL where nothing is tracked). */
+    uint64_t *bypass_track;
     char *peer_base[SHMEMI_DEVICE_MAX_PES];
     unsigned char peer_path[SHMEMI_DEVICE_MAX_PES];
+    /* Device reductions: two rounds of n_pes slots of coll_slot bytes each (256-byte multiples)
+     * in the symmetric heap; slot p of a round is written by PE p. */
+    char *coll_scratch;
+    size_t coll_slot;
 } shmemi_device_state_t;
+
+/* Bytes of the reduction scratch at most (both rounds, all slots); no more than a sixteenth of
+ * the symmetric heap. */
+#define SHMEMI_DEVICE_COLL_SCRATCH ((size_t)4 << 20)
 
 /* Copies the library's state block into one translation unit's __constant__ copy; returns 0 or
  * the runtime's error code. */
