@@ -132,22 +132,26 @@ SHMEMI_DI void shmemi_dcopy_units(U *dst, const U *src, size_t n_units) {
 }
 template <int LoadBypass, int StoreBypass, int Group>
 SHMEMI_DI void shmemi_dcopy(void *dst, const void *src, size_t n) {
-    uintptr_t align = (uintptr_t)dst | (uintptr_t)src;
+    const uintptr_t align = (uintptr_t)dst | (uintptr_t)src;
     char *d = (char *)dst;
     const char *s = (const char *)src;
     size_t done = 0;
+    /* The bulk in the widest unit both addresses allow, then the tail in narrower units, so that
+     * an 8-byte put is one store, not eight. */
     if ((align & 15) == 0) {
-        done = n & ~(size_t)15;
         shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((shmemi_vec16_t *)d,
                                                            (const shmemi_vec16_t *)s, n / 16);
-    } else if ((align & 7) == 0) {
+        done = n & ~(size_t)15;
+    }
+    if ((align & 7) == 0 && n - done >= 8) {
+        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>(
+            (uint64_t *)(d + done), (const uint64_t *)(s + done), (n - done) / 8);
         done = n & ~(size_t)7;
-        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((uint64_t *)d, (const uint64_t *)s,
-                                                           n / 8);
-    } else if ((align & 3) == 0) {
+    }
+    if ((align & 3) == 0 && n - done >= 4) {
+        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>(
+            (uint32_t *)(d + done), (const uint32_t *)(s + done), (n - done) / 4);
         done = n & ~(size_t)3;
-        shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((uint32_t *)d, (const uint32_t *)s,
-                                                           n / 4);
     }
     shmemi_dcopy_units<LoadBypass, StoreBypass, Group>((uint8_t *)(d + done),
                                                        (const uint8_t *)(s + done), n - done);
