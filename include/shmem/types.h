@@ -53,7 +53,8 @@
 #define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
 
 /* A communication context: a handle to an ordering and completion domain. The structure behind
- * it is in shmem/impl/ctx__types.h so that device code can read its options. */
+ * it is in shmem/impl/ctx__types.h; the handle's low bits carry its options, so device code
+ * reads them without a memory access. */
 typedef struct shmemi_ctx *shmem_ctx_t;
 #define SHMEM_CTX_DEFAULT ((shmem_ctx_t)0)
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)(intptr_t)-1)
