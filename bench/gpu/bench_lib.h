@@ -154,8 +154,11 @@ template <int G> __device__ __forceinline__ void bl_quiet(bl_ctx_t) {
         nvshmem_quiet();
     bl_group_sync<G>();
 }
-__device__ __forceinline__ void bl_fence(bl_ctx_t) {
-    nvshmem_fence();
+template <int G> __device__ __forceinline__ void bl_fence(bl_ctx_t) {
+    bl_group_sync<G>();
+    if (bl_group_leader<G>())
+        nvshmem_fence();
+    bl_group_sync<G>();
 }
 __device__ __forceinline__ void bl_signal_add(bl_ctx_t, uint64_t *sig, uint64_t v, int pe) {
     nvshmemx_signal_op(sig, v, NVSHMEM_SIGNAL_ADD, pe);
@@ -280,8 +283,13 @@ template <int G> __device__ __forceinline__ void bl_quiet(bl_ctx_t ctx) {
     else
         shmem_ctx_quiet(ctx);
 }
-__device__ __forceinline__ void bl_fence(bl_ctx_t ctx) {
-    shmem_ctx_fence(ctx);
+template <int G> __device__ __forceinline__ void bl_fence(bl_ctx_t ctx) {
+    if (G == BL_BLOCK)
+        shmemx_ctx_fence_block(ctx);
+    else if (G == BL_WARP)
+        shmemx_ctx_fence_warp(ctx);
+    else
+        shmem_ctx_fence(ctx);
 }
 __device__ __forceinline__ void bl_signal_add(bl_ctx_t ctx, uint64_t *sig, uint64_t v, int pe) {
     shmem_ctx_signal_add(ctx, sig, v, pe);

@@ -145,9 +145,10 @@ __global__ void BENCH_BOUNDS ep_dispatch_kernel(const char *x, char *recv, int t
             if (lane == 0)
                 atomicAdd(&sent[d], 1u);
         }
-    __syncthreads();
+    /* The block's puts, all threads' alike, before the counts: the block form of fence (a fence
+     * by one thread orders only that thread's puts). */
+    bl_fence<BL_BLOCK>(ctx);
     if (threadIdx.x == 0) {
-        bl_fence(ctx);
         for (int d = 0; d < 2; d++)
             if (sent[d])
                 bl_signal_add(ctx, cnt + me, sent[d], d);
@@ -189,9 +190,8 @@ __global__ void BENCH_BOUNDS ep_combine_kernel(const char *recv, char *stage, ch
         if (lane == 0)
             atomicAdd(&sent[s], 1u);
     }
-    __syncthreads();
+    bl_fence<BL_BLOCK>(ctx);
     if (threadIdx.x == 0) {
-        bl_fence(ctx);
         for (int s = 0; s < 2; s++)
             if (sent[s])
                 bl_signal_add(ctx, cnt + me, sent[s], s);

@@ -250,9 +250,12 @@ __global__ void __launch_bounds__(GF_THREADS, 2)
             gf_write_tile((const float *)smem, out, N, R + tl * tile_elems, GF_BN, -1, ctx);
         } else {
             gf_write_tile((const float *)smem, out, N, nullptr, 0, Mode == GF_AG ? peer : -1, ctx);
-            if (Mode == GF_AG && threadIdx.x == 0) {
-                bl_quiet<BL_THREAD>(ctx);
-                bl_signal_add(ctx, sig + tl, 1, peer);
+            if (Mode == GF_AG) {
+                /* Every thread's part of the tile, then its signal: the block form of quiet (a
+                 * quiet by one thread completes only that thread's puts). */
+                bl_quiet<BL_BLOCK>(ctx);
+                if (threadIdx.x == 0)
+                    bl_signal_add(ctx, sig + tl, 1, peer);
             }
         }
     }

@@ -254,7 +254,7 @@ __global__ void order_kernel(long iters, bl_ctx_t ctx, char *remote, const char 
         if (Quiet)
             bl_quiet<BL_THREAD>(ctx);
         else
-            bl_fence(ctx);
+            bl_fence<BL_THREAD>(ctx);
     }
 }
 
