@@ -21,6 +21,10 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
     if (nelems == 0)
         return;
     shmemi_coll_check_overlap(call, dest, dspan, source, sspan, 0);
+    if (shmemi_coll_staged(dest, source)) {
+        shmemi_coll_alltoalls_staged(call, t, dest, source, dst, sst, nelems, elem_size);
+        return;
+    }
     shmemi_team_barrier(t);
     size_t block = nelems * elem_size;
     for (int s = 0; s < n; s++) {

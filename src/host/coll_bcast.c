@@ -16,6 +16,10 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
                            size_t nbytes, int root, int update_root) {
     int n = t->size, me = t->my_index;
     shmemi_team_check_index(call, t, root, "PE_root");
+    if (shmemi_coll_staged(dest, source)) {
+        shmemi_coll_broadcast_staged(call, t, dest, source, nbytes, root, update_root);
+        return;
+    }
     shmemi_coll_check(call, t, (int64_t)nbytes, root);
     if (nbytes == 0 || n == 1) {
         if (nbytes != 0 && update_root && dest != source)

@@ -59,6 +59,10 @@ static void collect_recursive_doubling(const char *call, shmemi_team_state_t *t,
 
 void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                          size_t nbytes, int fixed) {
+    if (shmemi_coll_staged(dest, source)) {
+        shmemi_coll_collect_staged(call, t, dest, source, nbytes, fixed);
+        return;
+    }
     int n = t->size, me = t->my_index;
     size_t *off = malloc(2 * (size_t)n * sizeof(size_t)), *len = off + n;
     if (off == NULL)

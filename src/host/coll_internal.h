@@ -72,8 +72,21 @@ void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int
 void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index);
 
 /* Fatal, naming call and addr, when addr is memory that host code cannot load or store (the heap
- * in GPU memory): the algorithms here move data with host loads and stores. */
+ * in GPU memory): the algorithms here move data with host loads and stores, so GPU memory reaches
+ * them only through the staging area below. */
 void shmemi_coll_check_host_memory(const char *call, const void *addr);
+
+/* Host collectives on the GPU heap (coll_stage.c): where the heap is GPU memory, shmemi_coll_stage
+ * is a symmetric staging area of SHMEMI_COLL_STAGE_BYTES in host memory (the internal segment),
+ * and a collective whose dest or source is GPU heap memory runs on it in rounds, copying in and
+ * out through the heap's transport. NULL on the cpu platform, so the test costs one load there. */
+#define SHMEMI_COLL_STAGE_BYTES (2 * 1024 * 1024)
+extern char *shmemi_coll_stage;
+
+static inline int shmemi_coll_staged(const void *dest, const void *source) {
+    return __builtin_expect(shmemi_coll_stage != NULL, 0) &&
+           (shmemi_local_on_device(dest) || shmemi_local_on_device(source));
+}
 
 /* Tokens on the team's channel, addressed by team member index. */
 void shmemi_token_send(const shmemi_team_state_t *t, int index);
@@ -150,5 +163,18 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
 typedef void (*shmemi_reduce_func_t)(void *inout, const void *in, size_t count);
 void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                         size_t count, size_t elem_size, shmemi_reduce_func_t op);
+
+/* The same collectives through the staging area, called by the ones above where
+ * shmemi_coll_staged(dest, source) holds, after their argument checks. */
+void shmemi_coll_broadcast_staged(const char *call, shmemi_team_state_t *t, void *dest,
+                                  const void *source, size_t nbytes, int root, int update_root);
+void shmemi_coll_collect_staged(const char *call, shmemi_team_state_t *t, void *dest,
+                                const void *source, size_t nbytes, int fixed);
+void shmemi_coll_alltoalls_staged(const char *call, shmemi_team_state_t *t, void *dest,
+                                  const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                  size_t elem_size);
+void shmemi_coll_reduce_staged(const char *call, shmemi_team_state_t *t, void *dest,
+                               const void *source, size_t count, size_t elem_size,
+                               shmemi_reduce_func_t op);
 
 #endif

@@ -84,9 +84,7 @@ void shmemi_team_barrier(const shmemi_team_state_t *t) {
 
 void shmemi_coll_check_host_memory(const char *call, const void *addr) {
     if (__builtin_expect(shmemi_local_on_device(addr), 0))
-        shmemi_fatal(call,
-                     "address %p is in GPU memory: collectives on GPU memory from the host are not "
-                     "supported yet; use the device collectives or shmemx_barrier_all_on_stream",
+        shmemi_fatal(call, "address %p is in GPU memory, which host code cannot load or store",
                      addr);
 }
 
@@ -111,8 +109,6 @@ void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int
 
 void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
                                size_t blen, int same_ok) {
-    shmemi_coll_check_host_memory(call, a);
-    shmemi_coll_check_host_memory(call, b);
     uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
     if (alen == 0 || blen == 0 || (same_ok && a0 == b0))
         return;
@@ -219,6 +215,11 @@ void shmemi_team_active_set(const char *call, int PE_start, int logPE_stride, in
                      PE_start, logPE_stride, PE_size);
     if (pSync == NULL)
         shmemi_fatal(call, "pSync is NULL");
+    if (__builtin_expect(shmemi_coll_stage != NULL, 0) && shmemi_local_on_device(pSync))
+        shmemi_fatal(call,
+                     "pSync %p is in GPU memory; the host routines need it in host memory (a "
+                     "global or static array)",
+                     (void *)pSync);
     memset(t, 0, sizeof(*t));
     t->in_use = 1;
     t->channel = SHMEMI_CHANNEL_ACTIVE_SET;
