@@ -23,7 +23,8 @@ int main(int argc, char **argv) {
     printf("platform:     %s\n", SHMEM_PLATFORM_NAME);
     printf("transports:   shm (heap and data segments)%s\n",
            SHMEM_PLATFORM == SHMEM_PLATFORM_CPU ? "" : ", ipc (heap in GPU memory)");
-    printf("bootstraps:   shmemrun, single PE\n");
+    printf("bootstraps:   shmemrun, %ssingle PE\n",
+           SHMEM_HAVE_PMIX ? "pmix (mpirun, srun --mpi=pmix), " : "");
     const char *size_text = shmemi_env_get("SHMEM_SYMMETRIC_SIZE");
     size_t heap_size;
     if (shmemi_env_parse_size(size_text, &heap_size) == SHMEMI_OK)

@@ -1,4 +1,5 @@
-/* Bootstraps: through the shmemrun launcher (SHMEM_JOB_SOCKET set), or a single PE. */
+/* Bootstraps: through the shmemrun launcher (SHMEM_JOB_SOCKET set), through PMIx (mpirun,
+ * srun --mpi=pmix: PMIX_NAMESPACE and PMIX_RANK set, when built with PMIx), or a single PE. */
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -11,6 +12,9 @@
 #include "shmemi.h"
 #include "bootstrap_wire.h"
 #include "env.h"
+#if SHMEM_HAVE_PMIX
+#include "bootstrap_pmix.h"
+#endif
 
 const shmemi_bootstrap_ops_t *shmemi_bootstrap;
 
@@ -132,17 +136,30 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
     unsetenv(SHMEMI_ENV_JOB_N_PES);
 }
 
-/* Started by mpirun or srun with several ranks: each rank would silently be a job of one PE.
- * Say so instead; those launchers need a PMIx bootstrap, which this build does not have. */
+#if SHMEM_HAVE_PMIX
+/* Set by a launcher that runs a PMIx server (mpirun of Open MPI, srun --mpi=pmix). */
+static int pmix_environment(void) {
+    const char *ns = getenv("PMIX_NAMESPACE"), *rank = getenv("PMIX_RANK");
+    return ns && ns[0] && rank && rank[0];
+}
+#endif
+
+/* Started by another launcher with several ranks but no bootstrap for it: each rank would
+ * silently be a job of one PE. Say so instead. */
 static void refuse_foreign_launcher(void) {
     static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         const char *value = getenv(sizes[i]);
         if (value && atoi(value) > 1)
             shmemi_fatal("shmem_init",
-                         "started by another launcher (%s=%s); libshmem jobs start with "
+                         "started by another launcher (%s=%s) %s; libshmem jobs start with "
                          "shmemrun -n N (or oshrun -np N) on one node",
-                         sizes[i], value);
+                         sizes[i], value,
+                         SHMEM_HAVE_PMIX ? "without a PMIx environment (PMIX_NAMESPACE, "
+                                           "PMIX_RANK), as srun --mpi=pmix or mpirun of Open "
+                                           "MPI 4 or later would set"
+                                         : "but this libshmem was built without PMIx, which "
+                                           "mpirun and srun need");
     }
 }
 
@@ -151,10 +168,16 @@ void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p) {
     if (socket_name && socket_name[0]) {
         launcher_connect(socket_name, my_pe_p, n_pes_p);
         shmemi_bootstrap = &launcher_ops;
-    } else {
-        refuse_foreign_launcher();
-        *my_pe_p = 0;
-        *n_pes_p = 1;
-        shmemi_bootstrap = &single_ops;
+        return;
     }
+#if SHMEM_HAVE_PMIX
+    if (pmix_environment()) {
+        shmemi_bootstrap = shmemi_bootstrap_pmix_init(my_pe_p, n_pes_p);
+        return;
+    }
+#endif
+    refuse_foreign_launcher();
+    *my_pe_p = 0;
+    *n_pes_p = 1;
+    shmemi_bootstrap = &single_ops;
 }

@@ -249,8 +249,9 @@ typedef struct shmemi_bootstrap_ops {
 
 extern const shmemi_bootstrap_ops_t *shmemi_bootstrap;
 
-/* Picks the bootstrap (shmemrun when SHMEM_JOB_SOCKET is set, else a single PE), connects, and
- * sets shmemi_bootstrap. Fails the job on error. */
+/* Picks the bootstrap (shmemrun when SHMEM_JOB_SOCKET is set, else PMIx when built in and
+ * PMIX_NAMESPACE and PMIX_RANK are set, else a single PE), connects, and sets
+ * shmemi_bootstrap. Fails the job on error. */
 void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p);
 
 /* ---- transports (src/transport/<name>/) ---------------------------------------------------- */

@@ -1,0 +1,212 @@
+/* The PMIx bootstrap: the launcher (mpirun, srun --mpi=pmix) runs a PMIx server; each PE is a
+ * PMIx client. allgather puts this PE's bytes under a key of its own, fences with data
+ * collection and reads every PE's value; barrier is a fence without data. */
+#include <pmix.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootstrap_pmix.h"
+
+static pmix_proc_t me;
+/* One collective at a time: every PE calls them in the same order, and each allgather uses the
+ * next key, so concurrent callers would mismatch them. */
+static pthread_mutex_t collective_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long allgather_count;
+
+static _Noreturn void pmix_failed(const char *call, pmix_status_t rc) {
+    shmemi_fatal("bootstrap", "%s failed: %s (PMIx status %d)", call, PMIx_Error_string(rc),
+                 (int)rc);
+}
+
+/* The number in a PMIx value of any integer type; -1 when it holds none. */
+static long long value_number(const pmix_value_t *v) {
+    switch (v->type) {
+    case PMIX_INT:
+        return v->data.integer;
+    case PMIX_UINT:
+        return v->data.uint;
+    case PMIX_INT16:
+        return v->data.int16;
+    case PMIX_UINT16:
+        return v->data.uint16;
+    case PMIX_INT32:
+        return v->data.int32;
+    case PMIX_UINT32:
+        return v->data.uint32;
+    case PMIX_INT64:
+        return v->data.int64;
+    case PMIX_UINT64:
+        return (long long)v->data.uint64;
+    case PMIX_PROC_RANK:
+        return v->data.rank;
+    default:
+        return -1;
+    }
+}
+
+static pmix_status_t get_number(const pmix_proc_t *proc, const char *key, long long *out) {
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &v);
+    if (rc != PMIX_SUCCESS)
+        return rc;
+    *out = value_number(v);
+    PMIX_VALUE_RELEASE(v);
+    return *out < 0 ? PMIX_ERR_TYPE_MISMATCH : PMIX_SUCCESS;
+}
+
+static void fence(int collect) {
+    pmix_info_t info;
+    bool flag = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &flag, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, collect ? &info : NULL, collect ? 1 : 0);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS)
+        pmix_failed("PMIx_Fence", rc);
+}
+
+static shmemi_status_t pmix_barrier(void) {
+    pthread_mutex_lock(&collective_lock);
+    fence(0);
+    pthread_mutex_unlock(&collective_lock);
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t pmix_allgather(const void *in, void *out, size_t len) {
+    if (len == 0)
+        return pmix_barrier();
+    pthread_mutex_lock(&collective_lock);
+    char key[PMIX_MAX_KEYLEN];
+    snprintf(key, sizeof(key), "shmem.ag.%lu", allgather_count++);
+    pmix_value_t value;
+    pmix_byte_object_t bytes = {.bytes = (char *)in, .size = len};
+    PMIX_VALUE_CONSTRUCT(&value);
+    value.type = PMIX_BYTE_OBJECT;
+    value.data.bo = bytes;
+    /* PMIx_Put copies the value; value still points into in, so it is not destructed. */
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &value);
+    if (rc != PMIX_SUCCESS)
+        pmix_failed("PMIx_Put", rc);
+    rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS)
+        pmix_failed("PMIx_Commit", rc);
+    fence(1);
+
+    /* Only what the fence collected: a missing value fails at once instead of waiting. */
+    pmix_info_t optional;
+    bool flag = true;
+    PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, &flag, PMIX_BOOL);
+    for (int pe = 0; pe < shmemi_state.n_pes; pe++) {
+        char *dest = (char *)out + (size_t)pe * len;
+        if (pe == (int)me.rank) {
+            memmove(dest, in, len);
+            continue;
+        }
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, me.nspace, (pmix_rank_t)pe);
+        pmix_value_t *v = NULL;
+        rc = PMIx_Get(&proc, key, &optional, 1, &v);
+        if (rc != PMIX_SUCCESS)
+            pmix_failed("PMIx_Get of a collective's data", rc);
+        if (v->type != PMIX_BYTE_OBJECT || v->data.bo.size != len)
+            shmemi_fatal("bootstrap",
+                         "PMIx_Get returned %zu bytes of type %d from PE %d for '%s' (expected "
+                         "%zu bytes)",
+                         v->type == PMIX_BYTE_OBJECT ? v->data.bo.size : (size_t)0, (int)v->type,
+                         pe, key, len);
+        memcpy(dest, v->data.bo.bytes, len);
+        PMIX_VALUE_RELEASE(v);
+    }
+    PMIX_INFO_DESTRUCT(&optional);
+    pthread_mutex_unlock(&collective_lock);
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t pmix_global_exit(int status) {
+    char msg[64];
+    snprintf(msg, sizeof(msg), "shmem_global_exit(%d) on PE %u", status, me.rank);
+    /* The launcher ends every process of the job. */
+    pmix_status_t rc = PMIx_Abort(status, msg, NULL, 0);
+    if (rc != PMIX_SUCCESS)
+        shmemi_warn("shmem_global_exit", "PMIx_Abort failed: %s", PMIx_Error_string(rc));
+    exit(status);
+}
+
+static shmemi_status_t pmix_finalize(void) {
+    pthread_mutex_lock(&collective_lock);
+    pmix_status_t rc = PMIx_Finalize(NULL, 0);
+    pthread_mutex_unlock(&collective_lock);
+    if (rc != PMIX_SUCCESS)
+        pmix_failed("PMIx_Finalize", rc);
+    return SHMEMI_OK;
+}
+
+static const shmemi_bootstrap_ops_t pmix_ops = {
+    .name = "pmix",
+    .allgather = pmix_allgather,
+    .barrier = pmix_barrier,
+    .global_exit = pmix_global_exit,
+    .finalize = pmix_finalize,
+};
+
+/* GPU platforms pick a PE's device by its rank on the node. */
+static void export_local_rank(void) {
+    const char *set = getenv("SHMEM_LOCAL_RANK");
+    if (set && set[0])
+        return;
+    long long local;
+    if (get_number(&me, PMIX_LOCAL_RANK, &local) != PMIX_SUCCESS)
+        return;
+    char text[24];
+    snprintf(text, sizeof(text), "%lld", local);
+    setenv("SHMEM_LOCAL_RANK", text, 1);
+}
+
+/* The symmetric segments are memfds that peers open through /proc: one node only. */
+static void check_one_node(int n_pes) {
+    typedef struct {
+        char name[256];
+    } host_t;
+    host_t mine = {{0}};
+    if (gethostname(mine.name, sizeof(mine.name) - 1) != 0)
+        snprintf(mine.name, sizeof(mine.name), "(unknown)");
+    host_t *all = malloc(sizeof(host_t) * (size_t)n_pes);
+    if (!all)
+        shmemi_fatal("shmem_init", "out of memory for the host names of %d PEs", n_pes);
+    pmix_allgather(&mine, all, sizeof(host_t));
+    for (int pe = 1; pe < n_pes; pe++)
+        if (strcmp(all[pe].name, all[0].name) != 0)
+            shmemi_fatal("shmem_init",
+                         "PE 0 runs on host '%s' and PE %d on '%s': libshmem runs jobs on one "
+                         "node only; jobs over several nodes need a network transport, which "
+                         "it does not have yet",
+                         all[0].name, pe, all[pe].name);
+    free(all);
+}
+
+const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pes_p) {
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (rc != PMIX_SUCCESS)
+        shmemi_fatal("shmem_init",
+                     "PMIx_Init failed: %s (PMIx status %d); PMIX_NAMESPACE and PMIX_RANK are "
+                     "set, but the launcher's PMIx server cannot be reached",
+                     PMIx_Error_string(rc), (int)rc);
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    long long size;
+    rc = get_number(&job, PMIX_JOB_SIZE, &size);
+    if (rc != PMIX_SUCCESS)
+        pmix_failed("PMIx_Get of PMIX_JOB_SIZE", rc);
+    if (size < 1 || size > INT32_MAX || me.rank >= (pmix_rank_t)size)
+        shmemi_fatal("shmem_init", "PMIx gave rank %u in a job of %lld processes", me.rank, size);
+    /* Messages from here on name the PE. */
+    shmemi_state.my_pe = (int)me.rank;
+    shmemi_state.n_pes = (int)size;
+    export_local_rank();
+    check_one_node((int)size);
+    *my_pe_p = (int)me.rank;
+    *n_pes_p = (int)size;
+    return &pmix_ops;
+}

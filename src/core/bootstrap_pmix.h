@@ -1,0 +1,13 @@
+/* The PMIx bootstrap: PEs started by mpirun (Open MPI) or srun --mpi=pmix. Built only when PMIx
+ * is found (SHMEM_HAVE_PMIX). Internal header. */
+#ifndef SHMEMI_BOOTSTRAP_PMIX_H
+#define SHMEMI_BOOTSTRAP_PMIX_H
+
+#include "shmemi.h"
+
+/* Connects to the PMIx server of the launcher, returns this PE and the number of PEs, sets
+ * SHMEM_LOCAL_RANK from the PMIx local rank when unset, and checks that every PE runs on this
+ * node. Fails the job on error. */
+const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pes_p);
+
+#endif

@@ -1,0 +1,52 @@
+# Jobs started by mpirun (Open MPI) through the PMIx bootstrap: setup, collectives of the
+# allocator, RMA, a failing PE and shmem_global_exit. Registered only when the PMIx bootstrap is
+# built and mpirun exists.
+find_program(SHMEM_MPIRUN mpirun)
+if(NOT SHMEM_HAVE_PMIX OR NOT SHMEM_MPIRUN)
+  message(STATUS "PMIx tests: off (PMIx bootstrap ${SHMEM_HAVE_PMIX}, mpirun '${SHMEM_MPIRUN}'; "
+                 "on Debian: apt-get install libpmix-dev openmpi-bin)")
+  return()
+endif()
+message(STATUS "PMIx tests: on (${SHMEM_MPIRUN})")
+
+# One node without ssh, several PEs per core, no process binding, and as root in containers.
+set(_pmix_mpirun ${SHMEM_MPIRUN} --mca plm isolated --oversubscribe --bind-to none)
+# In the sanitizer builds: leaks inside libpmix are not libshmem's (pmix.supp).
+set(_pmix_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+              LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/pmix.supp)
+
+function(pmix_test name np)
+  add_test(NAME core_pmix.${name}.np${np} COMMAND ${_pmix_mpirun} -np ${np} ${ARGN})
+  set_tests_properties(core_pmix.${name}.np${np} PROPERTIES ENVIRONMENT "${_pmix_env}"
+                                                            TIMEOUT 60 LABELS "pe;pmix")
+endfunction()
+foreach(np 2 4)
+  pmix_test(setup ${np} $<TARGET_FILE:core_setup>)
+  pmix_test(rma_types ${np} $<TARGET_FILE:host_rma_types>)
+endforeach()
+if(SHMEM_GPU STREQUAL "none")
+  pmix_test(malloc 4 $<TARGET_FILE:core_malloc>)
+endif()
+
+# The bootstrap in use is PMIx, not a job of single PEs.
+add_test(NAME core_pmix.info COMMAND ${_pmix_mpirun} -np 2 $<TARGET_FILE:core_setup>)
+set_tests_properties(core_pmix.info PROPERTIES
+  PASS_REGULAR_EXPRESSION "PEs 2, bootstrap pmix" ENVIRONMENT "${_pmix_env};SHMEM_INFO=1"
+  TIMEOUT 60 LABELS "pe;pmix")
+
+# shmem_global_exit(7) on PE 1, also while PE 0 waits: the job ends at once with status 7.
+# A PE that exits with status 3 ends the job too.
+function(pmix_exit_test mode status)
+  add_test(NAME core_pmix.${mode}
+           COMMAND sh -c "\"$@\"; s=$?; echo \"exit status $s\"; test $s -eq ${status}" sh
+                   ${_pmix_mpirun} -np 2 $<TARGET_FILE:core_launch_helper> ${mode})
+  set_tests_properties(core_pmix.${mode} PROPERTIES ENVIRONMENT "${_pmix_env}" TIMEOUT 30
+                                                    LABELS "pe;pmix")
+endfunction()
+pmix_exit_test(global_exit7 7)
+pmix_exit_test(global_exit_while_waiting 5)
+pmix_exit_test(exit3 3)
+
+add_test(NAME core_pmix.shmem_info COMMAND shmem_info)
+set_tests_properties(core_pmix.shmem_info PROPERTIES
+  PASS_REGULAR_EXPRESSION "bootstraps: +shmemrun, pmix" LABELS "unit;pmix")
