@@ -151,15 +151,14 @@ static void refuse_foreign_launcher(void) {
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         const char *value = getenv(sizes[i]);
         if (value && atoi(value) > 1)
-            shmemi_fatal("shmem_init",
-                         "started by another launcher (%s=%s) %s; libshmem jobs start with "
-                         "shmemrun -n N (or oshrun -np N) on one node",
-                         sizes[i], value,
-                         SHMEM_HAVE_PMIX ? "without a PMIx environment (PMIX_NAMESPACE, "
-                                           "PMIX_RANK), as srun --mpi=pmix or mpirun of Open "
-                                           "MPI 4 or later would set"
-                                         : "but this libshmem was built without PMIx, which "
-                                           "mpirun and srun need");
+            shmemi_fatal("shmem_init", "started by another launcher (%s=%s)%s", sizes[i], value,
+                         SHMEM_HAVE_PMIX
+                             ? " without a PMIx environment (PMIX_NAMESPACE, PMIX_RANK): start "
+                               "jobs with mpirun of Open MPI 4 or later, srun --mpi=pmix or "
+                               "shmemrun -n N, on one node"
+                             : ", but this libshmem was built without PMIx, which mpirun and "
+                               "srun need: start jobs with shmemrun -n N (or oshrun -np N) on "
+                               "one node");
     }
 }
 

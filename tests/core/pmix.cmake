@@ -3,7 +3,7 @@
 # built and mpirun exists.
 find_program(SHMEM_MPIRUN mpirun)
 if(NOT SHMEM_HAVE_PMIX OR NOT SHMEM_MPIRUN)
-  message(STATUS "PMIx tests: off (PMIx bootstrap ${SHMEM_HAVE_PMIX}, mpirun '${SHMEM_MPIRUN}'; "
+  message(STATUS "PMIx tests: off (they need the PMIx bootstrap and mpirun; "
                  "on Debian: apt-get install libpmix-dev openmpi-bin)")
   return()
 endif()
@@ -46,6 +46,14 @@ endfunction()
 pmix_exit_test(global_exit7 7)
 pmix_exit_test(global_exit_while_waiting 5)
 pmix_exit_test(exit3 3)
+
+# PEs on two hosts: the job fails, saying why.
+add_test(NAME core_pmix.two_nodes
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh ${_pmix_mpirun} -np 2
+                 ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh $<TARGET_FILE:core_setup>)
+set_tests_properties(core_pmix.two_nodes PROPERTIES
+  PASS_REGULAR_EXPRESSION "PE 0 runs on host '[^']+' and PE 1 on 'libshmem-other-node': libshmem runs jobs on one node only"
+  SKIP_RETURN_CODE 77 ENVIRONMENT "${_pmix_env}" TIMEOUT 30 LABELS "pe;pmix")
 
 add_test(NAME core_pmix.shmem_info COMMAND shmem_info)
 set_tests_properties(core_pmix.shmem_info PROPERTIES
