@@ -32,7 +32,9 @@ const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_GPU_DEVICE", "",
      "GPU platforms: the device of this PE. Unset: the PE's rank on its node (SHMEM_LOCAL_RANK, "
      "else OMPI_COMM_WORLD_LOCAL_RANK, else its PE number) modulo the number of visible GPUs."},
-    {"SHMEM_LOCAL_RANK", "", "GPU platforms: the PE's rank on its node, used to pick its GPU."},
+    {"SHMEM_LOCAL_RANK", "",
+     "GPU platforms: the PE's rank on its node, used to pick its GPU (the PMIx bootstrap sets it "
+     "from the launcher's local rank when unset)."},
     {"SHMEM_DEVICE_TIMEOUT_MS", "0",
      "GPU platforms: a device-side wait that lasts longer than this many milliseconds reports "
      "the PE and the call and ends the job; 0 waits forever."},
