@@ -30,6 +30,7 @@ static struct shmemi_ctx_slab *ctx_slabs;
 static struct shmemi_ctx *ctx_free;
 
 void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx) {
+    shmemi_check_init(call);
     if (ctx == SHMEM_CTX_INVALID)
         shmemi_fatal(call, "invalid context SHMEM_CTX_INVALID (a failed shmem_ctx_create?)");
     shmemi_fatal(call, "invalid context %p: destroyed or never created", (void *)ctx);

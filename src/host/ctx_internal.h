@@ -16,7 +16,8 @@ extern struct shmemi_ctx shmemi_ctx_default;
 shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_team *team,
                                   int start, int stride, int n_pes, shmem_ctx_t *ctx_p);
 
-/* Ends with a clear message: ctx is SHMEM_CTX_INVALID, destroyed, or not a context. */
+/* Ends with a clear message: the library is not initialized, or ctx is SHMEM_CTX_INVALID,
+ * destroyed, or not a context. */
 __attribute__((noreturn)) void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx);
 
 /* Ends with a clear message: pe is outside the context's team. */
@@ -31,12 +32,14 @@ static inline shmem_ctx_t shmemi_ctx_handle(const struct shmemi_ctx *c) {
 }
 
 /* The object of ctx, or NULL when ctx is SHMEM_CTX_INVALID, destroyed, or not a handle the
- * library gave out (its tags disagree with its object). The one place a handle is untagged. */
+ * library gave out (its tags disagree with its object), and for every handle but
+ * SHMEM_CTX_DEFAULT outside shmem_init..shmem_finalize, when the objects are freed. The one place
+ * a handle is untagged. */
 static inline struct shmemi_ctx *shmemi_ctx_find(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_DEFAULT)
         return &shmemi_ctx_default;
     struct shmemi_ctx *c = SHMEMI_CTX_OBJECT(ctx);
-    if (__builtin_expect(ctx == SHMEM_CTX_INVALID || c == NULL, 0))
+    if (__builtin_expect(ctx == SHMEM_CTX_INVALID || c == NULL || !shmemi_state.initialized, 0))
         return NULL;
     if (__builtin_expect(__atomic_load_n(&c->magic, __ATOMIC_RELAXED) != SHMEMI_CTX_MAGIC ||
                              shmemi_ctx_handle(c) != ctx,

@@ -13,6 +13,14 @@ int main(int argc, char **argv) {
     CHECK(sym && sig, "shmem_calloc");
     long src[4] = {1, 2, 3, 4};
     shmem_team_t team = SHMEM_TEAM_INVALID;
+    if (strcmp(c, "ctx_after_finalize") == 0) { /* every PE: its context outlives the library */
+        shmem_ctx_t ctx;
+        CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
+        shmem_finalize();
+        shmem_ctx_quiet(ctx);
+        fprintf(stderr, "error case '%s' was not caught\n", c);
+        return 3;
+    }
     if (strcmp(c, "team_pe") == 0) /* collective: a team of PE 0 alone */
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &team);
     if (shmem_my_pe() == 0) {
