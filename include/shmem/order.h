@@ -32,7 +32,8 @@ void shmem_quiet(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
 
 /* As quiet, for the operations issued on ctx to the npes PEs of target_pes (team-relative on a
- * team context); npes == 0 returns at once. Scope world. Litmus: MP+quiet+amo+2pe. */
+ * team context); npes == 0 or SHMEM_CTX_INVALID returns at once. Scope world. Litmus:
+ * MP+quiet+amo+2pe. */
 void shmem_pe_quiet(const int *target_pes, size_t npes);
 void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
 

@@ -55,6 +55,8 @@ SHMEMI_API void shmem_quiet(void) {
 
 SHMEMI_API void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) {
     static const char call[] = "shmem_ctx_pe_quiet";
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
     struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
     if (npes == 0)
         return;

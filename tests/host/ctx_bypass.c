@@ -42,6 +42,7 @@ static void test_options(void) {
     shmem_ctx_destroy(SHMEM_CTX_INVALID);
     shmem_ctx_fence(SHMEM_CTX_INVALID);
     shmem_ctx_quiet(SHMEM_CTX_INVALID);
+    shmem_ctx_pe_quiet(SHMEM_CTX_INVALID, &me, 1);
     test_barrier();
     for (int i = 0; i < MANY; i++)
         CHECK(w[i] == i + 2, "context %d: %ld", i, w[i]);
