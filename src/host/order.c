@@ -27,10 +27,18 @@ static inline void quiet_order(void) {
 #endif
 }
 
+/* Fatal when the library is not initialized (SHMEM_CTX_DEFAULT too) or ctx is not a live
+ * context. */
+static inline void order_ctx_check(const char *call, shmem_ctx_t ctx) {
+    if (__builtin_expect(!shmemi_state.initialized, 0))
+        shmemi_check_init(call);
+    shmemi_ctx_get(call, ctx);
+}
+
 SHMEMI_API void shmem_ctx_fence(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID)
         return;
-    shmemi_ctx_get("shmem_ctx_fence", ctx);
+    order_ctx_check("shmem_ctx_fence", ctx);
     fence_order();
 }
 
@@ -43,7 +51,7 @@ SHMEMI_API void shmem_fence(void) {
 SHMEMI_API void shmem_ctx_quiet(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID)
         return;
-    shmemi_ctx_get("shmem_ctx_quiet", ctx);
+    order_ctx_check("shmem_ctx_quiet", ctx);
     quiet_order();
 }
 

@@ -21,6 +21,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "error case '%s' was not caught\n", c);
         return 3;
     }
+    if (strcmp(c, "ctx_default_after_finalize") == 0) { /* every PE */
+        shmem_finalize();
+        shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
+        fprintf(stderr, "error case '%s' was not caught\n", c);
+        return 3;
+    }
     if (strcmp(c, "team_pe") == 0) /* collective: a team of PE 0 alone */
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &team);
     if (shmem_my_pe() == 0) {
