@@ -41,9 +41,14 @@ SHMEMI_DI void shmemi_dcheck_ctx(shmem_ctx_t ctx) {
         (ctx == SHMEM_CTX_INVALID || SHMEMI_CTX_OBJECT(ctx)->magic != SHMEMI_CTX_MAGIC))
         shmemi_dfatal_message("shmem_ctx_*", "invalid context: SHMEM_CTX_INVALID or destroyed");
 }
+/* Whether ctx is a BYPASS context, from its tag bit alone: for calls that validated ctx already
+ * through shmemi_dctx_pe. */
+SHMEMI_DI int shmemi_dctx_tag_bypass(shmem_ctx_t ctx) {
+    return (SHMEMI_CTX_TAGS(ctx) & SHMEMI_CTX_TAG_BYPASS) != 0;
+}
 SHMEMI_DI int shmemi_dctx_bypass(shmem_ctx_t ctx) {
     shmemi_dcheck_ctx(ctx);
-    return (SHMEMI_CTX_TAGS(ctx) & SHMEMI_CTX_TAG_BYPASS) != 0;
+    return shmemi_dctx_tag_bypass(ctx);
 }
 SHMEMI_DI int shmemi_dctx_pe(shmem_ctx_t ctx, int pe) {
     shmemi_dcheck_ctx(ctx);
@@ -59,7 +64,7 @@ template <int Group>
 SHMEMI_DI void shmemi_api_put(const char *call, shmem_ctx_t ctx, void *d, const void *s, size_t n,
                               int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_tag_bypass(ctx))
         shmemi_dput<1, Group>(call, d, s, n, pe);
     else
         shmemi_dput<0, Group>(call, d, s, n, pe);
@@ -85,7 +90,7 @@ template <int Group>
 SHMEMI_DI void shmemi_api_put_signal(const char *call, shmem_ctx_t ctx, void *d, const void *s,
                                      size_t n, uint64_t *sig, uint64_t signal, int sig_op, int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_tag_bypass(ctx))
         shmemi_dput_signal<1, Group>(call, d, s, n, sig, signal, sig_op, pe);
     else
         shmemi_dput_signal<0, Group>(call, d, s, n, sig, signal, sig_op, pe);
@@ -98,7 +103,7 @@ SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T 
         return;
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
     shmemi_dremote(call, d + (ptrdiff_t)(n - 1) * dst, sizeof(T), pe);
-    if (shmemi_dctx_bypass(ctx)) {
+    if (shmemi_dctx_tag_bypass(ctx)) {
         shmemi_dcopy_strided<0, 1, SHMEMI_GROUP_THREAD>(r, dst, s, sst, n);
         shmemi_dtrack_dirty();
     } else {
@@ -119,7 +124,7 @@ template <typename T>
 SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
-    if (shmemi_dctx_bypass(ctx)) {
+    if (shmemi_dctx_tag_bypass(ctx)) {
         shmemi_dstore<1>(r, v);
         shmemi_dtrack_dirty();
     } else {
@@ -135,7 +140,7 @@ SHMEMI_DI T shmemi_api_g(const char *call, shmem_ctx_t ctx, const T *s, int pe) 
 template <typename T>
 SHMEMI_DI T *shmemi_api_amo_target(const char *call, shmem_ctx_t ctx, const T *d, int pe) {
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), shmemi_dctx_pe(ctx, pe));
-    if (shmemi_dctx_bypass(ctx))
+    if (shmemi_dctx_tag_bypass(ctx))
         shmemi_dtrack_dirty();
     return r;
 }
