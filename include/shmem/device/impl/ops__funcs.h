@@ -188,35 +188,33 @@ SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, siz
 /* ---- ordering and completion ------------------------------------------------------------------
  */
 
-/* The fences themselves. Default context: quiet is a system-scope sequentially consistent fence,
- * fence a system-scope release (acq_rel) fence. BYPASS: a store drain (AMD: no cache writeback or
- * invalidate); on NVIDIA the same fences as the default context, which the PTX model needs for the
- * relaxed stores, but shmemi_dorder emits them only when operations are outstanding. */
-template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
+/* The fence of a quiet (Quiet = 1) or fence (Quiet = 0) itself. Default context: quiet is a
+ * system-scope sequentially consistent fence, fence a system-scope release (acq_rel) fence.
+ * BYPASS: a store drain (AMD: no cache writeback or invalidate); on NVIDIA the same fences as the
+ * default context, which the PTX model needs for the relaxed stores, but shmemi_dorder emits them
+ * only when operations are outstanding. */
+template <int Quiet, int Bypass> SHMEMI_DI void shmemi_dorder_fence() {
 #if defined(SHMEMI_TEST_WEAKEN_QUIET) /* only the litmus harness's test builds: no quiet */
-    return;
+    if (Quiet)
+        return;
 #endif
-    if (Bypass) {
-        shmemi_drain_stores();
-#if defined(__CUDA_ARCH__)
-        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
-#endif
-    } else {
-        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
-    }
-}
-template <int Bypass> SHMEMI_DI void shmemi_dfence() {
 #if defined(SHMEMI_TEST_WEAKEN_FENCE) /* only the litmus harness's test builds: no fence */
-    return;
+    if (!Quiet)
+        return;
 #endif
     if (Bypass) {
         shmemi_drain_stores();
-#if defined(__CUDA_ARCH__)
-        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+#if !defined(__CUDA_ARCH__)
+        return;
 #endif
-    } else {
-        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
     }
+    if (Quiet)
+        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
+    else
+        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+}
+template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
+    shmemi_dorder_fence<1, Bypass>();
 }
 /* Quiet (Quiet = 1) or fence (Quiet = 0) of a thread or group: every thread's stores are drained
  * and the group synchronized before one thread acts, so the fence covers the whole group's
@@ -229,12 +227,8 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
     if (Bypass) {
         const shmemi_track_t t = shmemi_dtrack_self();
         const bool mine = shmemi_dtrack_outstanding(t);
-        if (shmemi_group_any<Group>(mine) && shmemi_group_rank<Group>() == 0) {
-            if (Quiet)
-                shmemi_dquiet<1>();
-            else
-                shmemi_dfence<1>();
-        }
+        if (shmemi_group_any<Group>(mine) && shmemi_group_rank<Group>() == 0)
+            shmemi_dorder_fence<Quiet, 1>();
         shmemi_group_sync<Group>();
         if (mine)
             shmemi_dtrack_settle(t);
@@ -242,12 +236,8 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
     }
 #endif
     shmemi_group_sync<Group>();
-    if (shmemi_group_rank<Group>() == 0) {
-        if (Quiet)
-            shmemi_dquiet<Bypass>();
-        else
-            shmemi_dfence<Bypass>();
-    }
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dorder_fence<Quiet, Bypass>();
     shmemi_group_sync<Group>();
 }
 template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group() {
