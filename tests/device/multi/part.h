@@ -16,4 +16,20 @@ int multi_lib_b(int *slots);
 }
 #endif
 
+/* The body of one part, expanded in its own translation unit (which includes shmem.h): the kernel
+ * NAME_kernel and the launcher NAME declared above, for slot SLOT. */
+#define MULTI_PART_DEFINE(NAME, SLOT)                                                              \
+    __global__ void NAME##_kernel(int *slots) {                                                    \
+        int me = shmem_my_pe(), n = shmem_n_pes();                                                 \
+        shmem_int_p(&slots[SLOT], (me + 1) * 100 + SLOT, (me + 1) % n);                            \
+        shmem_quiet();                                                                             \
+    }                                                                                              \
+    extern "C" int NAME(int *slots) {                                                              \
+        NAME##_kernel<<<1, 1>>>(slots);                                                            \
+        gpu_error_t err = gpu_get_last_error();                                                    \
+        if (err == gpu_success)                                                                    \
+            err = gpu_device_synchronize();                                                        \
+        return (int)err;                                                                           \
+    }
+
 #endif

@@ -3,16 +3,4 @@
 
 #include "part.h"
 
-__global__ void multi_part_b_kernel(int *slots) {
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    shmem_int_p(&slots[1], (me + 1) * 100 + 1, (me + 1) % n);
-    shmem_quiet();
-}
-
-extern "C" int multi_part_b(int *slots) {
-    multi_part_b_kernel<<<1, 1>>>(slots);
-    gpu_error_t err = gpu_get_last_error();
-    if (err == gpu_success)
-        err = gpu_device_synchronize();
-    return (int)err;
-}
+MULTI_PART_DEFINE(multi_part_b, 1)
