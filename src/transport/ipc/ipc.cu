@@ -59,12 +59,12 @@ void *shmemi_ipc_translate(const void *addr, int pe) {
     return base + (a - local_base);
 }
 
-/* The GPU of this PE: SHMEM_GPU_DEVICE if set, else the PE's rank on its node (the launcher's
- * local rank where it gives one) modulo the number of visible GPUs, so PEs spread over the GPUs
- * and several PEs share one when there are more PEs than GPUs. */
 template <typename T>
 __global__ void ipc_amo_kernel(int op, T *dest, T *fetch, T operand, T compare);
 
+/* The GPU of this PE: SHMEM_GPU_DEVICE if set, else the PE's rank on its node (the launcher's
+ * local rank where it gives one) modulo the number of visible GPUs, so PEs spread over the GPUs
+ * and several PEs share one when there are more PEs than GPUs. */
 static shmemi_status_t ipc_init(void) {
     int count = 0;
     if (ipc_check("counting GPUs", gpu_get_device_count(&count)) != 0 || count == 0) {
