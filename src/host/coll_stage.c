@@ -199,7 +199,7 @@ static shmemi_status_t stage_init(void) {
     stage_busy = 0;
     shmemi_coll_stage = NULL;
     /* The same answer on every PE: the platform decides where the heap is. */
-    if (shmemi_state.segments[0].peer_base[shmemi_state.my_pe] != NULL)
+    if (!shmemi_heap_on_device())
         return SHMEMI_OK;
     shmemi_coll_stage = shmemi_internal_alloc(SHMEMI_COLL_STAGE_BYTES, 64);
     return shmemi_coll_stage != NULL ? SHMEMI_OK : SHMEMI_ERR_NOMEM;
