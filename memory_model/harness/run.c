@@ -608,6 +608,15 @@ static void run_group(runner_t *r, int npes, const int *members, int n, char **p
 }
 
 static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
+    /* The options whose value is kept as given. */
+    const struct {
+        const char *name;
+        const char **field;
+    } texts[] = {
+        {"--platform", &cfg->platform}, {"--weaken", &cfg->weaken}, {"--bell", &cfg->bell},
+        {"--cat", &cfg->cat},           {"--json", &cfg->json},     {"--note", &cfg->note},
+        {"--machine", &cfg->machine},   {"--commit", &cfg->commit}, {"--command", &cfg->command},
+        {"--launcher", &cfg->launcher}, {"--out", &cfg->h.out}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -628,10 +637,12 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
         }
         const char *v = argv[++i];
         char *end = NULL;
-        if (strcmp(a, "--platform") == 0)
-            cfg->platform = v;
-        else if (strcmp(a, "--weaken") == 0)
-            cfg->weaken = v;
+        const char **text = NULL;
+        for (size_t k = 0; k < sizeof texts / sizeof texts[0] && !text; k++)
+            if (strcmp(a, texts[k].name) == 0)
+                text = texts[k].field;
+        if (text)
+            *text = v;
         else if (strcmp(a, "--iterations") == 0)
             cfg->h.iterations = strtol(v, &end, 10);
         else if (strcmp(a, "--min-iterations") == 0)
@@ -650,24 +661,6 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
             cfg->timeout = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--test-timeout") == 0)
             cfg->test_timeout = (int)strtol(v, &end, 10);
-        else if (strcmp(a, "--bell") == 0)
-            cfg->bell = v;
-        else if (strcmp(a, "--cat") == 0)
-            cfg->cat = v;
-        else if (strcmp(a, "--json") == 0)
-            cfg->json = v;
-        else if (strcmp(a, "--note") == 0)
-            cfg->note = v;
-        else if (strcmp(a, "--machine") == 0)
-            cfg->machine = v;
-        else if (strcmp(a, "--commit") == 0)
-            cfg->commit = v;
-        else if (strcmp(a, "--command") == 0)
-            cfg->command = v;
-        else if (strcmp(a, "--launcher") == 0)
-            cfg->launcher = v;
-        else if (strcmp(a, "--out") == 0)
-            cfg->h.out = v;
         else {
             fprintf(stderr, "shmem-litmus run: unknown option %s\n", a);
             usage(stderr);
