@@ -298,17 +298,19 @@ static void json_write(const report_t *rep, int complete) {
         perror(cfg->json);
 }
 
-/* Adds one test's JSON object (text of a memstream) to the report. */
-static void json_add(report_t *rep, char *obj, size_t len) {
-    char *grown = realloc(rep->tests, rep->tests_len + len + 8);
+/* Closes the memstream of one test's JSON object and adds the object to the report. */
+static void json_add(report_t *rep, FILE *js, char *const *obj, const size_t *len) {
+    fclose(js);
+    char *grown = realloc(rep->tests, rep->tests_len + *len + 8);
     if (!grown) {
         fprintf(stderr, "shmem-litmus run: out of memory\n");
         exit(2);
     }
     rep->tests = grown;
     rep->tests_len +=
-        (size_t)sprintf(rep->tests + rep->tests_len, "%s\n    %s", rep->ntests ? "," : "", obj);
-    free(obj);
+        (size_t)sprintf(rep->tests + rep->tests_len, "%s\n    %s", rep->ntests ? "," : "", *obj);
+    free(*obj);
+    rep->ntests++;
 }
 
 static int uses_bypass(const plan_t *p) {
@@ -321,14 +323,23 @@ static int uses_bypass(const plan_t *p) {
     return 0;
 }
 
-/* The fields every test's JSON object starts with. */
-static void json_test_head(FILE *f, const plan_t *p, const exec_outcome_t *o) {
+/* Opens the memstream of one test's JSON object and writes the fields every test's object starts
+ * with. */
+static FILE *json_test_open(const plan_t *p, const exec_outcome_t *o, char **obj, size_t *len) {
+    FILE *f = open_memstream(obj, len);
+    if (!f) {
+        fprintf(stderr, "shmem-litmus run: out of memory\n");
+        exit(2);
+    }
     fputs("{\"test\": ", f);
     json_str(f, p->test->name);
     fprintf(f, ", \"model\": \"%s\", \"pes\": %d, \"threads\": %d, \"spread\": %s, \"bypass\": %s",
             o->pos > 0 ? "Allow" : "Forbid", p->npes, p->test->nthreads,
             p->spread ? "true" : "false", uses_bypass(p) ? "true" : "false");
+    return f;
 }
+
+static const char *const cond_kind_name[] = {"Allowed", "Forbidden", "Required"};
 
 /* Projects the counted rows onto the variables of the condition, compares them with the model's
  * states, prints the result block. `stopped` says why a test ended early (NULL: it ran its
@@ -353,18 +364,12 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
         total += h->counts[i];
     }
     int model_allows = o->pos > 0;
-    static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
-    printf("Test %s %s\nHistogram (%d states)\n", t->name, kind[t->cond_kind], shown.n);
+    printf("Test %s %s\nHistogram (%d states)\n", t->name, cond_kind_name[t->cond_kind], shown.n);
     int forbidden = 0;
     char text[1024];
     char *obj = NULL;
     size_t len = 0;
-    FILE *js = open_memstream(&obj, &len);
-    if (!js) {
-        fprintf(stderr, "shmem-litmus run: out of memory\n");
-        exit(2);
-    }
-    json_test_head(js, p, o);
+    FILE *js = json_test_open(p, o, &obj, &len);
     fprintf(js, ", \"iterations\": %lld, \"rounds\": %ld, \"seconds\": %.2f, \"stopped\": ", total,
             rounds, secs);
     if (stopped)
@@ -443,14 +448,12 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
         printf("Stopped %s after %lld runs: %s\n", t->name, total, stopped);
     printf("Time %s %.2f\n\n", t->name, secs);
     fprintf(js, "], \"unreachable_allowed\": %d}", blocked);
-    fclose(js);
     fflush(stdout);
     fprintf(stderr, "shmem-litmus run: %-28s %-14s %9lld runs %7.2f s%s%s\n", t->name,
             forbidden ? "FORBIDDEN-SEEN" : "ok", total, secs, stopped ? ", stopped: " : "",
             stopped ? stopped : "");
     harness_counts_free(&shown);
-    json_add(rep, obj, len);
-    rep->ntests++;
+    json_add(rep, js, &obj, &len);
     rep->forbidden_tests += forbidden;
     rep->iterations += total;
     json_write(rep, 0);
@@ -461,25 +464,17 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
 static void report_missing(report_t *rep, const plan_t *p, const exec_outcome_t *o,
                            const char *why) {
     const litmus_test_t *t = p->test;
-    static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
-    printf("Test %s %s\nNo result: %s\nVerdict %s no-result\n\n", t->name, kind[t->cond_kind], why,
-           t->name);
+    printf("Test %s %s\nNo result: %s\nVerdict %s no-result\n\n", t->name,
+           cond_kind_name[t->cond_kind], why, t->name);
     fflush(stdout);
     fprintf(stderr, "shmem-litmus run: %-28s no result: %s\n", t->name, why);
     char *obj = NULL;
     size_t len = 0;
-    FILE *js = open_memstream(&obj, &len);
-    if (!js) {
-        fprintf(stderr, "shmem-litmus run: out of memory\n");
-        exit(2);
-    }
-    json_test_head(js, p, o);
+    FILE *js = json_test_open(p, o, &obj, &len);
     fputs(", \"iterations\": 0, \"stopped\": ", js);
     json_str(js, why);
     fputs(", \"histogram\": [], \"verdict\": \"no-result\", \"unseen_allowed\": []}", js);
-    fclose(js);
-    json_add(rep, obj, len);
-    rep->ntests++;
+    json_add(rep, js, &obj, &len);
     rep->missing_tests++;
     json_write(rep, 0);
 }
