@@ -77,6 +77,14 @@ def save(plt, fig, ax, xlabel, ylabel, title, path, written):
     written.append(path)
 
 
+def log_chart(plt, data, colors, xlabel, ylabel, title, path, written):
+    """One chart of data on log-log axes, saved to path."""
+    fig, ax = plt.subplots(figsize=(11, 7))
+    draw(ax, data, colors)
+    ax.set_yscale("log")
+    save(plt, fig, ax, xlabel, ylabel, title, path, written)
+
+
 def plot(path, outdir, plt):
     with open(path) as f:
         doc = json.load(f)
@@ -106,32 +114,23 @@ def plot(path, outdir, plt):
                  r["bench"] in ("p_latency", "put_latency", "put_signal_ping_pong_latency",
                                 "p_ping_pong_latency") and r["size"] > 0)
     if lat:
-        fig, ax = plt.subplots(figsize=(11, 7))
-        draw(ax, lat, colors)
-        ax.set_yscale("log")
-        save(plt, fig, ax, "message size (bytes)",
-             "microseconds (one-way per iteration; ping-pong: half round trip)",
-             "GPU latency, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)",
-             base + "-latency.png", written)
+        log_chart(plt, lat, colors, "message size (bytes)",
+                  "microseconds (one-way per iteration; ping-pong: half round trip)",
+                  "GPU latency, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)",
+                  base + "-latency.png", written)
 
     ar = series(rows, lambda r: r["bench"] in ("allreduce", "allgather"))
     if ar:
-        fig, ax = plt.subplots(figsize=(11, 7))
-        draw(ax, ar, colors)
-        ax.set_yscale("log")
-        save(plt, fig, ax, "bytes per PE (float32)", "microseconds per all-reduce",
-             "All-reduce and all-gather on put-with-signal, 2 x H200: libshmem (solid), "
-             "NVSHMEM (dashed), NCCL (dotted)", base + "-allreduce.png", written)
+        log_chart(plt, ar, colors, "bytes per PE (float32)", "microseconds per all-reduce",
+                  "All-reduce and all-gather on put-with-signal, 2 x H200: libshmem (solid), "
+                  "NVSHMEM (dashed), NCCL (dotted)", base + "-allreduce.png", written)
 
     ep = series(rows, lambda r: r["bench"] in ("ep_dispatch", "ep_combine"))
     if ep:
-        fig, ax = plt.subplots(figsize=(11, 7))
-        draw(ax, ep, colors)
-        ax.set_yscale("log")
-        save(plt, fig, ax, "tokens per PE (hidden 7168 bf16, top-8 of 64 experts)",
-             "microseconds per kernel",
-             "Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), NVSHMEM (dashed)",
-             base + "-ep.png", written)
+        log_chart(plt, ep, colors, "tokens per PE (hidden 7168 bf16, top-8 of 64 experts)",
+                  "microseconds per kernel",
+                  "Expert-parallel dispatch and combine, 2 x H200: libshmem (solid), NVSHMEM "
+                  "(dashed)", base + "-ep.png", written)
     plot_gemm(rows, base, plt, colors, written)
     plot_coll(rows, base, plt, colors, written)
     return written
@@ -150,13 +149,9 @@ def plot_coll(rows, base, plt, colors, written):
              "Collectives in a kernel, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)"),
             (red, "reduction", "bytes per PE",
              "Reductions in a kernel, 2 x H200: libshmem (solid) vs NVSHMEM (dashed)")):
-        if not data:
-            continue
-        fig, ax = plt.subplots(figsize=(11, 7))
-        draw(ax, data, colors)
-        ax.set_yscale("log")
-        save(plt, fig, ax, xlabel, "microseconds per collective", title,
-             f"{base}-{name}.png", written)
+        if data:
+            log_chart(plt, data, colors, xlabel, "microseconds per collective", title,
+                      f"{base}-{name}.png", written)
 
 
 def plot_gemm(rows, base, plt, colors, written):

@@ -169,13 +169,8 @@ static int run_allreduce(const bench_opts &o) {
                 BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
                 bench_fail_if(bad, algos[algo], size);
                 long iters = bench_iters_for(o, size);
-                std::vector<double> us;
-                for (int r = 0; r < o.warmup + o.reps; r++) {
-                    bl_barrier_host();
-                    float ms = bench_time([&] { launch(iters); });
-                    if (r >= o.warmup)
-                        us.push_back(bench_allgather(ms * 1e3 / iters)[0]);
-                }
+                std::vector<double> us = bench_samples(
+                    o, [&] { return bench_time([&] { launch(iters); }) * 1e3 / iters; });
                 double med = bench_summary(us).median;
                 char extra[128];
                 snprintf(extra, sizeof(extra), ", \"algbw_GBps\": %.4g, \"grid\": %d",

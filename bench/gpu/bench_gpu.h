@@ -181,6 +181,19 @@ template <typename F> static inline float bench_time(F launch) {
 /* The value v of every PE, gathered on every PE (a p and a quiet in a kernel, then a barrier). */
 std::vector<double> bench_allgather(double v);
 
+/* Runs -w untimed then -r timed repetitions, each after a host barrier; rep() returns this PE's
+ * value of one repetition. Returns PE 0's value of each timed repetition, on every PE. */
+template <typename F> static inline std::vector<double> bench_samples(const bench_opts &o, F rep) {
+    std::vector<double> v;
+    for (int r = 0; r < o.warmup + o.reps; r++) {
+        bl_barrier_host();
+        double x = rep();
+        if (r >= o.warmup)
+            v.push_back(bench_allgather(x)[0]);
+    }
+    return v;
+}
+
 struct bench_stats {
     double median, min, max;
 };

@@ -142,13 +142,8 @@ static int run_one(const bench_opts &o, const char *name, const char *type_name,
         bench_fail_if(bad, name, size);
         /* Timed kernels. */
         const long iters = bench_iters_for(o, size);
-        std::vector<double> us;
-        for (int r = 0; r < o.warmup + o.reps; r++) {
-            bl_barrier_host();
-            double t = bench_time([&] { launch(iters); }) * 1e3 / iters;
-            if (r >= o.warmup)
-                us.push_back(bench_allgather(t)[0]);
-        }
+        std::vector<double> us =
+            bench_samples(o, [&] { return bench_time([&] { launch(iters); }) * 1e3 / iters; });
         std::string extra = ",\"type\": \"" + std::string(type_name) +
                             "\", \"nelems\": " + std::to_string(nelems) +
                             ", \"npes\": " + std::to_string(npes);

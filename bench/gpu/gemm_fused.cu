@@ -418,13 +418,7 @@ static int run_gemm_fused(const bench_opts &o) {
             unsigned long long bad = 0;
             BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
             bench_fail_if(bad, bench_name, size);
-            std::vector<double> us;
-            for (int r = 0; r < o.warmup + o.reps; r++) {
-                bl_barrier_host();
-                float ms = bench_time(launch);
-                if (r >= o.warmup)
-                    us.push_back(bench_allgather(ms * 1e3)[0]);
-            }
+            std::vector<double> us = bench_samples(o, [&] { return bench_time(launch) * 1e3; });
             const double med = bench_summary(us).median;
             char extra[160];
             snprintf(extra, sizeof(extra),

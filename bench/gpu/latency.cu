@@ -69,15 +69,9 @@ template <int Kind> static int run_oneway(const bench_opts &o, const char *name)
             bl_barrier_host();
             bench_fail_if(bench.me == 1 ? bench_check(remote, size, 2000) : 0, name, size);
             long iters = bench_iters_for(o, size);
-            std::vector<double> us;
-            for (int r = 0; r < o.warmup + o.reps; r++) {
-                bl_barrier_host();
-                double t = 0;
-                if (bench.me == 0)
-                    t = bench_time([&] { launch(iters); }) * 1e3 / iters;
-                if (r >= o.warmup)
-                    us.push_back(bench_allgather(t)[0]);
-            }
+            std::vector<double> us = bench_samples(o, [&] {
+                return bench.me == 0 ? bench_time([&] { launch(iters); }) * 1e3 / iters : 0.0;
+            });
             bench_report(name, Kind == K_P ? "thread" : bench_scope_name(o.scope), cname, size,
                          "us", us, iters, o, "");
         }
@@ -174,14 +168,11 @@ static int run_p_pingpong(const bench_opts &o) {
         return 1;
     BL_CHECK(cudaMemset(flag, 0, sizeof(long)));
     long launches = 0;
-    std::vector<double> us;
-    for (int r = 0; r < o.warmup + o.reps; r++) {
-        bl_barrier_host();
+    std::vector<double> us = bench_samples(o, [&] {
         uint64_t base = launch_base(launches++);
         float ms = bench_time([&] { p_pingpong_kernel<<<1, 1>>>(flag, bench.me, o.iters, base); });
-        if (r >= o.warmup)
-            us.push_back(bench_allgather(ms * 1e3 / o.iters / 2)[0]);
-    }
+        return ms * 1e3 / o.iters / 2;
+    });
     bench_report("p_ping_pong_latency", "thread", "default", sizeof(long), "us", us, o.iters, o,
                  "");
     bl_barrier_host();
@@ -222,13 +213,8 @@ static int run_ps_pingpong(const bench_opts &o) {
             BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
             bench_fail_if(bad, "put_signal_ping_pong_latency", size);
             long iters = bench_iters_for(o, size);
-            std::vector<double> us;
-            for (int r = 0; r < o.warmup + o.reps; r++) {
-                bl_barrier_host();
-                float ms = bench_time([&] { launch(0, iters); });
-                if (r >= o.warmup)
-                    us.push_back(bench_allgather(ms * 1e3 / iters / 2)[0]);
-            }
+            std::vector<double> us = bench_samples(
+                o, [&] { return bench_time([&] { launch(0, iters); }) * 1e3 / iters / 2; });
             bench_report("put_signal_ping_pong_latency", bench_scope_name(o.scope), cname, size,
                          "us", us, iters, o, "");
         }
@@ -280,14 +266,11 @@ static int run_fence_quiet(const bench_opts &o) {
                 long iters = o.iters;
                 void *args[] = {&iters, &ctx, &remote, &local, &peer};
                 const void *kernel = after ? order_for<1>(q) : order_for<0>(q);
-                std::vector<double> us;
-                for (int r = 0; r < o.warmup + o.reps; r++) {
-                    bl_barrier_host();
+                std::vector<double> us = bench_samples(o, [&] {
                     float ms = bench_time(
                         [&] { BL_CHECK(cudaLaunchKernel(kernel, dim3(1), dim3(1), args, 0, 0)); });
-                    if (r >= o.warmup)
-                        us.push_back(bench_allgather(ms * 1e3 / o.iters)[0]);
-                }
+                    return ms * 1e3 / o.iters;
+                });
                 bench_report(after ? "fence_quiet_after_put_latency" : "fence_quiet_latency",
                              ops[q], cname, after ? 8 : 0, "us", us, o.iters, o, "");
             }

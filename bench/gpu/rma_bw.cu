@@ -117,10 +117,10 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
                 BL_CHECK(cudaDeviceSynchronize());
             }
             bl_barrier_host();
-            /* put, p: the target on the receiver; get: the local target on the sender. */
+            /* put, p: the target on the receiver; get: the local target on the sender. Either holds
+             * the peer's pattern. */
             bool checks = Op == OP_GET ? sender : (o.bidir || bench.me == 1);
-            int from = Op == OP_GET ? 1 - bench.me : 1 - bench.me;
-            unsigned long long bad = checks ? bench_check(target, words, 1000 + from) : 0;
+            unsigned long long bad = checks ? bench_check(target, words, 1000 + 1 - bench.me) : 0;
             bench_fail_if(bad, name, size);
 
             long iters = bench_iters_for(o, size);

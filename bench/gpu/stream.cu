@@ -23,22 +23,16 @@ static int run_put_on_stream(const bench_opts &o) {
         bench_fail_if(bench.me == 1 ? bench_check(dst, size & ~(size_t)3, 8000) : 0,
                       "put_on_stream_bw", size);
         long iters = bench_iters_for(o, size);
-        std::vector<double> gbps;
-        for (int r = 0; r < o.warmup + o.reps; r++) {
-            bl_barrier_host();
-            double v = 0;
-            if (bench.me == 0) {
-                float ms = bench_time([&] {
-                    for (long i = 0; i < iters; i++)
-                        bl_putmem_on_stream(dst, src, size, 1, 0);
-                    bl_quiet_on_stream(0);
-                });
-                v = (double)size * iters / (ms * 1e6);
-            }
-            v = bench_allgather(v)[0];
-            if (r >= o.warmup)
-                gbps.push_back(v);
-        }
+        std::vector<double> gbps = bench_samples(o, [&] {
+            if (bench.me != 0)
+                return 0.0;
+            float ms = bench_time([&] {
+                for (long i = 0; i < iters; i++)
+                    bl_putmem_on_stream(dst, src, size, 1, 0);
+                bl_quiet_on_stream(0);
+            });
+            return (double)size * iters / (ms * 1e6);
+        });
         bench_report("put_on_stream_bw", "stream", "default", size, "GB/s", gbps, iters, o, "");
     }
     bl_barrier_host();
@@ -48,16 +42,13 @@ static int run_put_on_stream(const bench_opts &o) {
 }
 
 static int run_barrier_on_stream(const bench_opts &o) {
-    std::vector<double> us;
-    for (int r = 0; r < o.warmup + o.reps; r++) {
-        bl_barrier_host();
+    std::vector<double> us = bench_samples(o, [&] {
         float ms = bench_time([&] {
             for (long i = 0; i < o.iters; i++)
                 bl_barrier_all_on_stream(0);
         });
-        if (r >= o.warmup)
-            us.push_back(bench_allgather(ms * 1e3 / o.iters)[0]);
-    }
+        return ms * 1e3 / o.iters;
+    });
     bench_report("barrier_on_stream_latency", "stream", "default", 0, "us", us, o.iters, o, "");
     return 0;
 }

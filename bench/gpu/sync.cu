@@ -48,13 +48,8 @@ static int run_barrier(const bench_opts &o) {
     unsigned long long bad = 0;
     BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
     bench_fail_if(bad, "barrier_latency", 0);
-    std::vector<double> us;
-    for (int r = 0; r < o.warmup + o.reps; r++) {
-        bl_barrier_host();
-        float ms = bench_time([&] { launch(0, o.iters); });
-        if (r >= o.warmup)
-            us.push_back(bench_allgather(ms * 1e3 / o.iters)[0]);
-    }
+    std::vector<double> us =
+        bench_samples(o, [&] { return bench_time([&] { launch(0, o.iters); }) * 1e3 / o.iters; });
     bench_report("barrier_latency", bench_scope_name(o.scope), "default", 0, "us", us, o.iters, o,
                  "");
     bl_barrier_host();

@@ -298,17 +298,19 @@ static void json_write(const report_t *rep, int complete) {
         perror(cfg->json);
 }
 
-/* Adds one test's JSON object (text of a memstream) to the report. */
-static void json_add(report_t *rep, char *obj, size_t len) {
-    char *grown = realloc(rep->tests, rep->tests_len + len + 8);
+/* Closes the memstream of one test's JSON object and adds the object to the report. */
+static void json_add(report_t *rep, FILE *js, char *const *obj, const size_t *len) {
+    fclose(js);
+    char *grown = realloc(rep->tests, rep->tests_len + *len + 8);
     if (!grown) {
         fprintf(stderr, "shmem-litmus run: out of memory\n");
         exit(2);
     }
     rep->tests = grown;
     rep->tests_len +=
-        (size_t)sprintf(rep->tests + rep->tests_len, "%s\n    %s", rep->ntests ? "," : "", obj);
-    free(obj);
+        (size_t)sprintf(rep->tests + rep->tests_len, "%s\n    %s", rep->ntests ? "," : "", *obj);
+    free(*obj);
+    rep->ntests++;
 }
 
 static int uses_bypass(const plan_t *p) {
@@ -321,14 +323,23 @@ static int uses_bypass(const plan_t *p) {
     return 0;
 }
 
-/* The fields every test's JSON object starts with. */
-static void json_test_head(FILE *f, const plan_t *p, const exec_outcome_t *o) {
+/* Opens the memstream of one test's JSON object and writes the fields every test's object starts
+ * with. */
+static FILE *json_test_open(const plan_t *p, const exec_outcome_t *o, char **obj, size_t *len) {
+    FILE *f = open_memstream(obj, len);
+    if (!f) {
+        fprintf(stderr, "shmem-litmus run: out of memory\n");
+        exit(2);
+    }
     fputs("{\"test\": ", f);
     json_str(f, p->test->name);
     fprintf(f, ", \"model\": \"%s\", \"pes\": %d, \"threads\": %d, \"spread\": %s, \"bypass\": %s",
             o->pos > 0 ? "Allow" : "Forbid", p->npes, p->test->nthreads,
             p->spread ? "true" : "false", uses_bypass(p) ? "true" : "false");
+    return f;
 }
+
+static const char *const cond_kind_name[] = {"Allowed", "Forbidden", "Required"};
 
 /* Projects the counted rows onto the variables of the condition, compares them with the model's
  * states, prints the result block. `stopped` says why a test ended early (NULL: it ran its
@@ -353,18 +364,12 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
         total += h->counts[i];
     }
     int model_allows = o->pos > 0;
-    static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
-    printf("Test %s %s\nHistogram (%d states)\n", t->name, kind[t->cond_kind], shown.n);
+    printf("Test %s %s\nHistogram (%d states)\n", t->name, cond_kind_name[t->cond_kind], shown.n);
     int forbidden = 0;
     char text[1024];
     char *obj = NULL;
     size_t len = 0;
-    FILE *js = open_memstream(&obj, &len);
-    if (!js) {
-        fprintf(stderr, "shmem-litmus run: out of memory\n");
-        exit(2);
-    }
-    json_test_head(js, p, o);
+    FILE *js = json_test_open(p, o, &obj, &len);
     fprintf(js, ", \"iterations\": %lld, \"rounds\": %ld, \"seconds\": %.2f, \"stopped\": ", total,
             rounds, secs);
     if (stopped)
@@ -443,14 +448,12 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
         printf("Stopped %s after %lld runs: %s\n", t->name, total, stopped);
     printf("Time %s %.2f\n\n", t->name, secs);
     fprintf(js, "], \"unreachable_allowed\": %d}", blocked);
-    fclose(js);
     fflush(stdout);
     fprintf(stderr, "shmem-litmus run: %-28s %-14s %9lld runs %7.2f s%s%s\n", t->name,
             forbidden ? "FORBIDDEN-SEEN" : "ok", total, secs, stopped ? ", stopped: " : "",
             stopped ? stopped : "");
     harness_counts_free(&shown);
-    json_add(rep, obj, len);
-    rep->ntests++;
+    json_add(rep, js, &obj, &len);
     rep->forbidden_tests += forbidden;
     rep->iterations += total;
     json_write(rep, 0);
@@ -461,25 +464,17 @@ static int report_test(report_t *rep, const plan_t *p, const exec_outcome_t *o,
 static void report_missing(report_t *rep, const plan_t *p, const exec_outcome_t *o,
                            const char *why) {
     const litmus_test_t *t = p->test;
-    static const char *const kind[] = {"Allowed", "Forbidden", "Required"};
-    printf("Test %s %s\nNo result: %s\nVerdict %s no-result\n\n", t->name, kind[t->cond_kind], why,
-           t->name);
+    printf("Test %s %s\nNo result: %s\nVerdict %s no-result\n\n", t->name,
+           cond_kind_name[t->cond_kind], why, t->name);
     fflush(stdout);
     fprintf(stderr, "shmem-litmus run: %-28s no result: %s\n", t->name, why);
     char *obj = NULL;
     size_t len = 0;
-    FILE *js = open_memstream(&obj, &len);
-    if (!js) {
-        fprintf(stderr, "shmem-litmus run: out of memory\n");
-        exit(2);
-    }
-    json_test_head(js, p, o);
+    FILE *js = json_test_open(p, o, &obj, &len);
     fputs(", \"iterations\": 0, \"stopped\": ", js);
     json_str(js, why);
     fputs(", \"histogram\": [], \"verdict\": \"no-result\", \"unseen_allowed\": []}", js);
-    fclose(js);
-    json_add(rep, obj, len);
-    rep->ntests++;
+    json_add(rep, js, &obj, &len);
     rep->missing_tests++;
     json_write(rep, 0);
 }
@@ -608,6 +603,15 @@ static void run_group(runner_t *r, int npes, const int *members, int n, char **p
 }
 
 static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
+    /* The options whose value is kept as given. */
+    const struct {
+        const char *name;
+        const char **field;
+    } texts[] = {
+        {"--platform", &cfg->platform}, {"--weaken", &cfg->weaken}, {"--bell", &cfg->bell},
+        {"--cat", &cfg->cat},           {"--json", &cfg->json},     {"--note", &cfg->note},
+        {"--machine", &cfg->machine},   {"--commit", &cfg->commit}, {"--command", &cfg->command},
+        {"--launcher", &cfg->launcher}, {"--out", &cfg->h.out}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -628,10 +632,12 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
         }
         const char *v = argv[++i];
         char *end = NULL;
-        if (strcmp(a, "--platform") == 0)
-            cfg->platform = v;
-        else if (strcmp(a, "--weaken") == 0)
-            cfg->weaken = v;
+        const char **text = NULL;
+        for (size_t k = 0; k < sizeof texts / sizeof texts[0] && !text; k++)
+            if (strcmp(a, texts[k].name) == 0)
+                text = texts[k].field;
+        if (text)
+            *text = v;
         else if (strcmp(a, "--iterations") == 0)
             cfg->h.iterations = strtol(v, &end, 10);
         else if (strcmp(a, "--min-iterations") == 0)
@@ -650,24 +656,6 @@ static int parse_opts(int argc, char **argv, run_cfg_t *cfg, int *first) {
             cfg->timeout = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--test-timeout") == 0)
             cfg->test_timeout = (int)strtol(v, &end, 10);
-        else if (strcmp(a, "--bell") == 0)
-            cfg->bell = v;
-        else if (strcmp(a, "--cat") == 0)
-            cfg->cat = v;
-        else if (strcmp(a, "--json") == 0)
-            cfg->json = v;
-        else if (strcmp(a, "--note") == 0)
-            cfg->note = v;
-        else if (strcmp(a, "--machine") == 0)
-            cfg->machine = v;
-        else if (strcmp(a, "--commit") == 0)
-            cfg->commit = v;
-        else if (strcmp(a, "--command") == 0)
-            cfg->command = v;
-        else if (strcmp(a, "--launcher") == 0)
-            cfg->launcher = v;
-        else if (strcmp(a, "--out") == 0)
-            cfg->h.out = v;
         else {
             fprintf(stderr, "shmem-litmus run: unknown option %s\n", a);
             usage(stderr);

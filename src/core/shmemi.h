@@ -138,14 +138,22 @@ static inline void *shmemi_ptr(const void *addr, int pe) {
     return shmemi_state.segments[s].peer_base[pe] + offset;
 }
 
+/* Nonzero when this PE's heap (segment 0, the one segment a GPU platform places in GPU memory) is
+ * memory host code cannot load or store. Zero outside shmem_init..shmem_finalize. */
+static inline int shmemi_heap_on_device(void) {
+    return __builtin_expect(shmemi_state.n_segments > 0 &&
+                                shmemi_state.segments[0].peer_base[shmemi_state.my_pe] == NULL,
+                            0);
+}
+
 /* Nonzero when addr is this PE's symmetric memory that host code cannot load or store (the heap
  * in GPU memory on GPU platforms): host code reaches it only through the heap's transport
  * (shmemi_transport_local->local_copy). Zero for host memory and for any address outside the
- * symmetric segments. */
+ * symmetric segments; where the heap is host memory, no address lookup is made. */
 static inline int shmemi_local_on_device(const void *addr) {
-    size_t offset;
-    int s = shmemi_segment_of(addr, &offset);
-    return s >= 0 && shmemi_state.segments[s].peer_base[shmemi_state.my_pe] == NULL;
+    const shmemi_segment_t *heap = &shmemi_state.segments[0];
+    return shmemi_heap_on_device() &&
+           (size_t)((uintptr_t)addr - (uintptr_t)heap->local_base) < heap->size;
 }
 
 /* PE of this process as far as it is known: my_pe after shmem_init, the launcher's PE number

@@ -57,6 +57,18 @@ static void collect_recursive_doubling(const char *call, shmemi_team_state_t *t,
         shmemi_token_wait(t, me ^ d);
 }
 
+void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nbytes, size_t *len) {
+    int n = t->size;
+    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)nbytes, 0, 0, 0};
+    int64_t *all = malloc((size_t)n * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
+    if (all == NULL)
+        shmemi_fatal(call, "out of memory for %d block sizes", n);
+    shmemi_coll_exchange(call, t, in, all);
+    for (int i = 0; i < n; i++)
+        len[i] = (size_t)all[(size_t)i * SHMEMI_EXCHANGE_WORDS];
+    free(all);
+}
+
 void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                          size_t nbytes, int fixed) {
     if (shmemi_coll_staged(dest, source)) {
@@ -74,19 +86,13 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
             len[i] = nbytes;
         }
     } else {
-        int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)nbytes, 0, 0, 0};
-        int64_t *all = malloc((size_t)n * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
-        if (all == NULL)
-            shmemi_fatal(call, "out of memory for %d block sizes", n);
         shmemi_coll_check(call, t, -1, -1);
-        shmemi_coll_exchange(call, t, in, all);
+        shmemi_coll_block_sizes(call, t, nbytes, len);
         size_t at = 0;
         for (int i = 0; i < n; i++) {
             off[i] = at;
-            len[i] = (size_t)all[(size_t)i * SHMEMI_EXCHANGE_WORDS];
             at += len[i];
         }
-        free(all);
     }
     size_t total = off[n - 1] + len[n - 1];
     shmemi_coll_check_overlap(call, dest, total, source, nbytes, 0);

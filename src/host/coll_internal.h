@@ -100,6 +100,10 @@ void shmemi_team_barrier(const shmemi_team_state_t *t);
 void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
                           const int64_t in[SHMEMI_EXCHANGE_WORDS], int64_t *out);
 
+/* The block size of every member of a collect: len[i] receives member i's nbytes, through
+ * shmemi_coll_exchange. */
+void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nbytes, size_t *len);
+
 /* Under SHMEM_DEBUG=1: all-gather (routine, count, root) and fail with a message naming the first
  * member whose arguments differ from member 0's. The routine is identified by the hash of call;
  * count < 0 skips the count comparison. */

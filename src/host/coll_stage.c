@@ -116,14 +116,7 @@ void shmemi_coll_collect_staged(const char *call, shmemi_team_state_t *t, void *
         for (int i = 0; i < n; i++)
             len[i] = nbytes;
     } else {
-        int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)nbytes, 0, 0, 0};
-        int64_t *all = malloc((size_t)n * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
-        if (all == NULL)
-            shmemi_fatal(call, "out of memory for %d block sizes", n);
-        shmemi_coll_exchange(call, t, in, all);
-        for (int i = 0; i < n; i++)
-            len[i] = (size_t)all[(size_t)i * SHMEMI_EXCHANGE_WORDS];
-        free(all);
+        shmemi_coll_block_sizes(call, t, nbytes, len);
     }
     size_t total = 0, longest = 0;
     for (int i = 0; i < n; i++) {
@@ -199,7 +192,7 @@ static shmemi_status_t stage_init(void) {
     stage_busy = 0;
     shmemi_coll_stage = NULL;
     /* The same answer on every PE: the platform decides where the heap is. */
-    if (shmemi_state.segments[0].peer_base[shmemi_state.my_pe] != NULL)
+    if (!shmemi_heap_on_device())
         return SHMEMI_OK;
     shmemi_coll_stage = shmemi_internal_alloc(SHMEMI_COLL_STAGE_BYTES, 64);
     return shmemi_coll_stage != NULL ? SHMEMI_OK : SHMEMI_ERR_NOMEM;

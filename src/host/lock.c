@@ -20,7 +20,7 @@ static uint64_t *lock_word(const char *call, long *lock) {
     if (lock == NULL)
         shmemi_fatal(call, "lock is NULL");
     shmemi_check_aligned(call, lock, sizeof(long), SHMEMI_LOCK_HOME_PE);
-    if (__builtin_expect(shmemi_coll_stage != NULL, 0) && shmemi_local_on_device(lock))
+    if (shmemi_local_on_device(lock))
         return NULL;
     uint64_t *word = shmemi_ptr(lock, SHMEMI_LOCK_HOME_PE);
     if (word == NULL)

@@ -30,8 +30,7 @@ static inline void quiet_order(void) {
 /* Fatal when the library is not initialized (SHMEM_CTX_DEFAULT too) or ctx is not a live
  * context. */
 static inline void order_ctx_check(const char *call, shmem_ctx_t ctx) {
-    if (__builtin_expect(!shmemi_state.initialized, 0))
-        shmemi_check_init(call);
+    shmemi_check_init(call);
     shmemi_ctx_get(call, ctx);
 }
 
@@ -43,8 +42,7 @@ SHMEMI_API void shmem_ctx_fence(shmem_ctx_t ctx) {
 }
 
 SHMEMI_API void shmem_fence(void) {
-    if (__builtin_expect(!shmemi_state.initialized, 0))
-        shmemi_check_init("shmem_fence");
+    shmemi_check_init("shmem_fence");
     fence_order();
 }
 
@@ -56,8 +54,7 @@ SHMEMI_API void shmem_ctx_quiet(shmem_ctx_t ctx) {
 }
 
 SHMEMI_API void shmem_quiet(void) {
-    if (__builtin_expect(!shmemi_state.initialized, 0))
-        shmemi_check_init("shmem_quiet");
+    shmemi_check_init("shmem_quiet");
     quiet_order();
 }
 

@@ -28,8 +28,7 @@ void shmemi_bad_cmp(const char *call, int cmp) {
 /* Fatal unless ivar (and, for arrays, nelems entries) is usable; the checks that are cheap run
  * always, the symmetric one under SHMEM_DEBUG only. */
 static inline void check_ivars(const char *call, const void *ivars, size_t nelems, size_t size) {
-    if (__builtin_expect(!shmemi_state.initialized, 0))
-        shmemi_check_init(call);
+    shmemi_check_init(call);
     if (nelems > 0 && ivars == NULL)
         shmemi_fatal(call, "ivars is NULL");
     if (__builtin_expect(shmemi_state.debug, 0) && nelems > 0) {

@@ -152,15 +152,10 @@ void shmemi_local_write(const char *call, void *addr, const void *source, size_t
                      addr, shmemi_transport_local->name, (int)st);
 }
 
-/* Nonzero when the heap lives in GPU memory, which host code cannot load or store. */
-static inline int heap_on_device(void) {
-    return __builtin_expect(shmemi_state.segments[0].peer_base[shmemi_state.my_pe] == NULL, 0);
-}
-
 /* Stores len bytes from the caller's source into a mapped remote address r: through the heap's
  * transport when the source is this PE's GPU heap (a put from the GPU heap into a global). */
 static void put_mapped(const char *call, char *r, const void *source, size_t len, int bypass) {
-    if (heap_on_device() && shmemi_local_on_device(source)) {
+    if (shmemi_local_on_device(source)) {
         shmemi_status_t st = shmemi_transport_local->local_copy(r, source, len);
         if (st != SHMEMI_OK)
             transport_failed(call, st, source, shmemi_state.my_pe);
@@ -171,7 +166,7 @@ static void put_mapped(const char *call, char *r, const void *source, size_t len
 
 /* Loads len bytes from a mapped remote address r into dest, which may be this PE's GPU heap. */
 static void get_mapped(const char *call, void *dest, const char *r, size_t len) {
-    if (heap_on_device() && shmemi_local_on_device(dest)) {
+    if (shmemi_local_on_device(dest)) {
         shmemi_status_t st = shmemi_transport_local->local_copy(dest, r, len);
         if (st != SHMEMI_OK)
             transport_failed(call, st, dest, shmemi_state.my_pe);

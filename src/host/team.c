@@ -215,7 +215,7 @@ void shmemi_team_active_set(const char *call, int PE_start, int logPE_stride, in
                      PE_start, logPE_stride, PE_size);
     if (pSync == NULL)
         shmemi_fatal(call, "pSync is NULL");
-    if (__builtin_expect(shmemi_coll_stage != NULL, 0) && shmemi_local_on_device(pSync))
+    if (shmemi_local_on_device(pSync))
         shmemi_fatal(call,
                      "pSync %p is in GPU memory; the host routines need it in host memory (a "
                      "global or static array)",
