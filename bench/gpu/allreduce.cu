@@ -157,7 +157,7 @@ static int run_allreduce(const bench_opts &o) {
                 ar_fill<<<264, 512>>>(x, n, bench.seed, 6000 + bench.me);
                 bench_poison(out, 2 * n * 4);
                 bench_poison(recv, 2 * n * 4);
-                BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+                bench_errors_clear();
                 bl_barrier_host();
                 launch(3);
                 BL_CHECK(cudaDeviceSynchronize());
@@ -165,9 +165,7 @@ static int run_allreduce(const bench_opts &o) {
                     ag_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
                 else
                     ar_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
-                unsigned long long bad = 0;
-                BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
-                bench_fail_if(bad, algos[algo], size);
+                bench_fail_if(bench_errors_read(), algos[algo], size);
                 long iters = bench_iters_for(o, size);
                 std::vector<double> us = bench_samples(
                     o, [&] { return bench_time([&] { launch(iters); }) * 1e3 / iters; });

@@ -50,12 +50,6 @@ __global__ void amo_bw_check(const long *p, size_t n, uint64_t seed, uint64_t a,
         atomicAdd(errors, e);
 }
 
-static unsigned long long read_errors(void) {
-    unsigned long long e = 0;
-    BL_CHECK(cudaMemcpy(&e, bench.errors, sizeof(e), cudaMemcpyDeviceToHost));
-    return e;
-}
-
 static int run_amo_latency(const bench_opts &o) {
     long *target = (long *)bl_malloc(64);
     if (!target)
@@ -69,7 +63,7 @@ static int run_amo_latency(const bench_opts &o) {
             /* PE 1 sets its word to a fresh random value that PE 0 learns. */
             long start = (long)(bench_hash(bench.seed, 4000 + op, r) & 0xffffffffu) + 1;
             BL_CHECK(cudaMemcpy(target, &start, sizeof(long), cudaMemcpyHostToDevice));
-            BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+            bench_errors_clear();
             bl_barrier_host();
             long iters = r == 0 ? 10 : o.iters;
             float ms = 0;
@@ -81,7 +75,7 @@ static int run_amo_latency(const bench_opts &o) {
                         amo_latency_kernel<A_CSWAP>
                             <<<1, 1>>>(target, start, 1, iters, bench.errors);
                 });
-            bench_fail_if(read_errors(), "atomic_latency", sizeof(long));
+            bench_fail_if(bench_errors_read(), "atomic_latency", sizeof(long));
             double t = bench_allgather(ms * 1e3 / iters)[0];
             if (r > o.warmup)
                 us.push_back(t);
@@ -102,7 +96,7 @@ static int run_amo_bw(const bench_opts &o) {
     std::vector<double> mops;
     for (int r = 0; r < o.warmup + o.reps + 1; r++) {
         bench_fill(target, n * sizeof(long), 5000 + r);
-        BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+        bench_errors_clear();
         bl_barrier_host();
         long iters = r == 0 ? 1 : o.iters;
         float ms = 0;
@@ -114,7 +108,7 @@ static int run_amo_bw(const bench_opts &o) {
             amo_bw_check<<<264, 512>>>(target, n, bench.seed, 5000 + r, iters, bench.errors);
             BL_CHECK(cudaDeviceSynchronize());
         }
-        bench_fail_if(read_errors(), "atomic_bw", n * sizeof(long));
+        bench_fail_if(bench_errors_read(), "atomic_bw", n * sizeof(long));
         double v = bench_allgather((double)n * iters / (ms * 1e3))[0];
         if (r > o.warmup)
             mops.push_back(v);

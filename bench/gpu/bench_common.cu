@@ -39,13 +39,19 @@ void bench_poison(void *p, size_t bytes) {
     BL_CHECK(cudaGetLastError());
     BL_CHECK(cudaDeviceSynchronize());
 }
-unsigned long long bench_check(const void *p, size_t bytes, uint64_t a) {
+void bench_errors_clear() {
     BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
-    bench_check_kernel<<<264, 512>>>((const uint32_t *)p, bytes / 4, bench.seed, a, bench.errors);
-    BL_CHECK(cudaGetLastError());
+}
+unsigned long long bench_errors_read() {
     unsigned long long e = 0;
     BL_CHECK(cudaMemcpy(&e, bench.errors, sizeof(e), cudaMemcpyDeviceToHost));
     return e;
+}
+unsigned long long bench_check(const void *p, size_t bytes, uint64_t a) {
+    bench_errors_clear();
+    bench_check_kernel<<<264, 512>>>((const uint32_t *)p, bytes / 4, bench.seed, a, bench.errors);
+    BL_CHECK(cudaGetLastError());
+    return bench_errors_read();
 }
 
 bool bench_resident(const void *kernel, int blocks, int threads) {

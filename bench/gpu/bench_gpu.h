@@ -129,6 +129,9 @@ void bench_fill(void *p, size_t bytes, uint64_t a);
 void bench_poison(void *p, size_t bytes);
 /* Number of words of p that differ from pattern a; 0 when the data is right. */
 unsigned long long bench_check(const void *p, size_t bytes, uint64_t a);
+/* The check kernels' error counter bench.errors: zeroed, and read back after the kernels. */
+void bench_errors_clear();
+unsigned long long bench_errors_read();
 
 /* ---- grid barrier among the blocks of one kernel (all resident) --------------------------------
  */

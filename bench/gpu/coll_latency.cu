@@ -127,11 +127,11 @@ static int run_one(const bench_opts &o, const char *name, const char *type_name,
         bl_barrier_host();
         unsigned long long bad = 0;
         if (C == C_REDUCE) {
-            BL_CHECK(cudaMemset(bench.errors, 0, sizeof(bad)));
+            bench_errors_clear();
             red_check_kernel<T, Op>
                 <<<264, 512>>>((const T *)dest, nelems, bench.seed, npes, bench.errors);
             BL_CHECK(cudaGetLastError());
-            BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
+            bad = bench_errors_read();
         } else if (C == C_BCAST) {
             bad = bench_check(dest, block, 3000);
         } else {

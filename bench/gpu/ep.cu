@@ -304,7 +304,7 @@ static int run_ep(const bench_opts &o) {
             bench_poison(recv, 2 * maxt * tb);
             bench_poison(comb, 2 * maxt * tb);
             bench_poison(out, maxt * tb);
-            BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+            bench_errors_clear();
             bl_barrier_host();
             dispatch();
             BL_CHECK(cudaGetLastError());
@@ -315,9 +315,7 @@ static int run_ep(const bench_opts &o) {
             BL_CHECK(cudaDeviceSynchronize());
             ep_check<<<264, 512>>>((const __nv_bfloat16 *)recv, out, tokens, L, bench.seed, me, 1,
                                    bench.errors);
-            unsigned long long bad = 0;
-            BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
-            bench_fail_if(bad, "ep_dispatch/combine", ts);
+            bench_fail_if(bench_errors_read(), "ep_dispatch/combine", ts);
             const double bytes = (double)(L.n_sent[0] + L.n_sent[1]) * tb;
             std::vector<double> tdisp, tcomb;
             for (int r = 0; r < o.warmup + o.reps; r++) {

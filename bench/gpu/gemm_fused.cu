@@ -412,12 +412,10 @@ static int run_gemm_fused(const bench_opts &o) {
             BL_CHECK(cudaGetLastError());
             BL_CHECK(cudaDeviceSynchronize());
             bl_barrier_host();
-            BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+            bench_errors_clear();
             gf_check<<<264, 512>>>(C, ref, all_rows ? 0 : mine,
                                    all_rows ? elems : mine + half_elems, atol, bench.errors);
-            unsigned long long bad = 0;
-            BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
-            bench_fail_if(bad, bench_name, size);
+            bench_fail_if(bench_errors_read(), bench_name, size);
             std::vector<double> us = bench_samples(o, [&] { return bench_time(launch) * 1e3; });
             const double med = bench_summary(us).median;
             char extra[160];

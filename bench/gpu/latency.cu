@@ -205,13 +205,11 @@ static int run_ps_pingpong(const bench_opts &o) {
             };
             bench_fill(src, max, 3000 + bench.me);
             bench_poison(buf, max);
-            BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+            bench_errors_clear();
             bl_barrier_host();
             launch(1, 50);
             BL_CHECK(cudaDeviceSynchronize());
-            unsigned long long bad = 0;
-            BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
-            bench_fail_if(bad, "put_signal_ping_pong_latency", size);
+            bench_fail_if(bench_errors_read(), "put_signal_ping_pong_latency", size);
             long iters = bench_iters_for(o, size);
             std::vector<double> us = bench_samples(
                 o, [&] { return bench_time([&] { launch(0, iters); }) * 1e3 / iters / 2; });

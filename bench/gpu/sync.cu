@@ -41,13 +41,11 @@ static int run_barrier(const bench_opts &o) {
         BL_CHECK(cudaLaunchKernel(check ? barrier_for<1>(o.scope) : barrier_for<0>(o.scope),
                                   dim3(1), dim3(threads), args, 0, 0));
     };
-    BL_CHECK(cudaMemset(bench.errors, 0, sizeof(unsigned long long)));
+    bench_errors_clear();
     bl_barrier_host();
     launch(1, 100);
     BL_CHECK(cudaDeviceSynchronize());
-    unsigned long long bad = 0;
-    BL_CHECK(cudaMemcpy(&bad, bench.errors, sizeof(bad), cudaMemcpyDeviceToHost));
-    bench_fail_if(bad, "barrier_latency", 0);
+    bench_fail_if(bench_errors_read(), "barrier_latency", 0);
     std::vector<double> us =
         bench_samples(o, [&] { return bench_time([&] { launch(0, o.iters); }) * 1e3 / o.iters; });
     bench_report("barrier_latency", bench_scope_name(o.scope), "default", 0, "us", us, o.iters, o,
