@@ -13,9 +13,13 @@
 
 /* X(TYPE, TYPENAME, prefix, suffix) over the distinct base types of each table. */
 #define SHMEMI_GEN_RMA_TYPES(X, P, S)                                                              \
+    X(long double, longdouble, P, S)                                                               \
+    SHMEMI_GEN_RMA_TYPES_NO_LONGDOUBLE(X, P, S)
+
+/* The RMA table without long double, which device code does not move. */
+#define SHMEMI_GEN_RMA_TYPES_NO_LONGDOUBLE(X, P, S)                                                \
     X(float, float, P, S)                                                                          \
     X(double, double, P, S)                                                                        \
-    X(long double, longdouble, P, S)                                                               \
     X(char, char, P, S)                                                                            \
     X(signed char, schar, P, S)                                                                    \
     X(short, short, P, S)                                                                          \

@@ -67,19 +67,7 @@
         shmemx_##NAME##_st_bypass(a, v);                                                           \
     }
 /* The generic table without long double, which GPUs do not have. */
-SHMEMI_GEN_RMA(float, float, , )
-SHMEMI_GEN_RMA(double, double, , )
-SHMEMI_GEN_RMA(char, char, , )
-SHMEMI_GEN_RMA(signed char, schar, , )
-SHMEMI_GEN_RMA(short, short, , )
-SHMEMI_GEN_RMA(int, int, , )
-SHMEMI_GEN_RMA(long, long, , )
-SHMEMI_GEN_RMA(long long, longlong, , )
-SHMEMI_GEN_RMA(unsigned char, uchar, , )
-SHMEMI_GEN_RMA(unsigned short, ushort, , )
-SHMEMI_GEN_RMA(unsigned int, uint, , )
-SHMEMI_GEN_RMA(unsigned long, ulong, , )
-SHMEMI_GEN_RMA(unsigned long long, ulonglong, , )
+SHMEMI_GEN_RMA_TYPES_NO_LONGDOUBLE(SHMEMI_GEN_RMA, , )
 
 #define SHMEMI_GEN_AMO_X(CT, NAME, P, S)                                                           \
     static SHMEMI_HD CT shmem_atomic_fetch(const CT *s, int pe) {                                  \
