@@ -6,6 +6,10 @@
 
 #include "core/shmemi.h"
 
+/* The magic of a context object destroyed by shmem_ctx_destroy. Any value but SHMEMI_CTX_MAGIC
+ * makes device and host code refuse the handle; this one lets host messages say why. */
+#define SHMEMI_CTX_MAGIC_DESTROYED 0x53484344u
+
 /* The object behind SHMEM_CTX_DEFAULT (world team, no options). */
 extern struct shmemi_ctx shmemi_ctx_default;
 
@@ -17,7 +21,7 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
                                   int start, int stride, int n_pes, shmem_ctx_t *ctx_p);
 
 /* Ends with a clear message: the library is not initialized, or ctx is SHMEM_CTX_INVALID,
- * destroyed, or not a context. */
+ * used after shmem_ctx_destroy, or not a context. */
 __attribute__((noreturn)) void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx);
 
 /* Ends with a clear message: pe is outside the context's team. */

@@ -40,6 +40,18 @@ int main(int argc, char **argv) {
             CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
             shmem_ctx_destroy(ctx);
             shmem_ctx_long_p(ctx, sym, 1, peer);
+        } else if (strcmp(c, "ctx_reused") == 0) {
+            /* The destroyed handle must not name the contexts created after it. */
+            shmem_ctx_t ctx, later;
+            CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
+            shmem_ctx_destroy(ctx);
+            for (int i = 0; i < 200; i++) {
+                CHECK(shmem_ctx_create(0, &later) == 0, "ctx_create");
+                CHECK(later != ctx, "context %d reuses the destroyed handle %p", i, (void *)ctx);
+                if (i < 199)
+                    shmem_ctx_destroy(later);
+            }
+            shmem_ctx_long_p(ctx, sym, 1, peer);
         } else if (strcmp(c, "ctx_invalid") == 0) {
             shmem_ctx_putmem(SHMEM_CTX_INVALID, sym, src, 8, peer);
         } else if (strcmp(c, "ctx_default_destroy") == 0) {
