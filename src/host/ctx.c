@@ -90,6 +90,10 @@ void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx) {
     pthread_mutex_unlock(&ctx_lock);
     if (magic == SHMEMI_CTX_MAGIC_DESTROYED)
         shmemi_fatal(call, "context %p used after shmem_ctx_destroy", (void *)ctx);
+    if (magic == SHMEMI_CTX_MAGIC_TEAM_DESTROYED)
+        shmemi_fatal(call,
+                     "context %p used after shmem_team_destroy, which destroyed it with its team",
+                     (void *)ctx);
     shmemi_fatal(call, "invalid context %p: destroyed or never created", (void *)ctx);
 }
 
@@ -151,6 +155,33 @@ SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
         shmemi_ctx_invalid(call, ctx);
     }
     ctx_release(c, SHMEMI_CTX_MAGIC_DESTROYED);
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+void shmemi_ctx_destroy_team(const char *call, struct shmemi_team *team) {
+    pthread_mutex_lock(&ctx_lock);
+    for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next)
+        for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
+            for (int g = 0; g < SHMEMI_CTX_GENERATIONS; g++) {
+                struct shmemi_ctx *c = &s->cell[i].generation[g];
+                if (c->magic != SHMEMI_CTX_MAGIC || c->team != team ||
+                    !(c->options & SHMEM_CTX_PRIVATE))
+                    continue;
+                pthread_mutex_unlock(&ctx_lock);
+                shmemi_fatal(call,
+                             "context %p was created on the team with SHMEM_CTX_PRIVATE and is "
+                             "not destroyed; destroy private contexts of a team before the team",
+                             (void *)shmemi_ctx_handle(c));
+            }
+    for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next)
+        for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
+            for (int g = 0; g < SHMEMI_CTX_GENERATIONS; g++) {
+                struct shmemi_ctx *c = &s->cell[i].generation[g];
+                if (c->magic != SHMEMI_CTX_MAGIC || c->team != team)
+                    continue;
+                shmem_ctx_quiet(shmemi_ctx_handle(c));
+                ctx_release(c, SHMEMI_CTX_MAGIC_TEAM_DESTROYED);
+            }
     pthread_mutex_unlock(&ctx_lock);
 }
 
