@@ -111,8 +111,12 @@ template <int Bypass> SHMEMI_DI void shmemi_dstore(shmemi_vec16_t *p, shmemi_vec
 
 /* Copies n bytes with the group's threads, in the widest unit both addresses allow. Words of
  * one copy are performed in no fixed order. Each thread issues SHMEMI_COPY_UNROLL loads before
- * their stores, so that several loads are in flight per thread (bandwidth of large puts). */
+ * their stores, so that several loads are in flight per thread (bandwidth of large puts: the
+ * block-form put reaches NVSHMEM's bandwidth at 4). A build may set the depth with
+ * -DSHMEMI_COPY_UNROLL=N to measure its effect on a workload. */
+#ifndef SHMEMI_COPY_UNROLL
 #define SHMEMI_COPY_UNROLL 4
+#endif
 template <int LoadBypass, int StoreBypass, int Group, typename U>
 SHMEMI_DI void shmemi_dcopy_units(U *dst, const U *src, size_t n_units) {
     const size_t rank = (size_t)shmemi_group_rank<Group>();
