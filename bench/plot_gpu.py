@@ -9,8 +9,11 @@ F-allreduce.png (all-reduce and all-gather time vs size: default and BYPASS cont
 NCCL), F-ep.png (expert-parallel dispatch and combine time vs tokens) and F-gemm.png (GEMM with
 the all-gather or reduce-scatter in its epilogue against GEMM, then the collective, and cuBLAS,
 then the collective), F-coll.png and F-reduction.png (alltoall, fcollect, bcast and reduction
-latency in a kernel vs size, per group: libshmem solid, NVSHMEM dashed). Needs matplotlib
-(Debian: apt-get install python3-matplotlib).
+latency in a kernel vs size, per group: libshmem solid, NVSHMEM dashed). For a
+bench/gpu/run-scale result F-scale.json it writes F-scale-pairs.png (each pair's put bandwidth
+and each all-pairs pattern's bandwidth per PE, at the largest size, per PE count: libshmem and
+NVSHMEM bars), and F-scale-allreduce.png, F-scale-ep.png and F-scale-coll.png (time vs size, one
+line per PE count). Needs matplotlib (Debian: apt-get install python3-matplotlib).
 """
 
 import argparse
@@ -93,6 +96,9 @@ def plot(path, outdir, plt):
                         os.path.splitext(os.path.basename(path))[0])
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     written = []
+    if "pes" in doc:
+        plot_scale(doc, base, plt, colors, written)
+        return written
 
     bw = series(rows, lambda r: r["unit"] == "GB/s" and r["lib"] in ("libshmem", "nvshmem") and
                 r["bench"] in ("put_bw", "get_bw", "p_bw", "put_on_stream_bw"))
@@ -134,6 +140,65 @@ def plot(path, outdir, plt):
     plot_gemm(rows, base, plt, colors, written)
     plot_coll(rows, base, plt, colors, written)
     return written
+
+
+def plot_scale(doc, base, plt, colors, written):
+    """The charts of a run-scale result: pairs and all-pairs bars, then time vs size per PE
+    count for the all-reduce, EP and alltoall."""
+    libs = ("libshmem", "nvshmem")
+    summary = doc.get("summary", {})
+    counts = sorted(set(summary.get("pairs", {})) | set(summary.get("all_pairs", {})), key=int)
+    if counts:
+        fig, axes = plt.subplots(len(counts), 1, figsize=(12, 3.5 * len(counts)), squeeze=False)
+        for ax, n in zip(axes[:, 0], counts):
+            names, values = [], {lib: [] for lib in libs}
+            for pair, by_lib in sorted(summary.get("pairs", {}).get(n, {}).items()):
+                names.append(pair)
+                for lib in libs:
+                    values[lib].append(by_lib.get(lib, 0))
+            for pattern, by_lib in sorted(summary.get("all_pairs", {}).get(n, {}).items()):
+                names.append(f"all: {pattern}")
+                for lib in libs:
+                    values[lib].append(by_lib[lib]["aggregate_GBps"] / int(n) if lib in by_lib
+                                       else 0)
+            for j, lib in enumerate(libs):
+                ax.bar([i + 0.4 * j for i in range(len(names))], values[lib], 0.4,
+                       color=colors[j], label=lib)
+            ax.set_xticks([i + 0.2 for i in range(len(names))])
+            ax.set_xticklabels(names, rotation=90, fontsize=7)
+            ax.set_ylabel("GB/s per sender")
+            ax.set_title(f"{n} PEs: put_bw of each pair, and per PE with all sending at once")
+            ax.grid(True, axis="y", alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(base + "-pairs.png", dpi=90)
+        plt.close(fig)
+        written.append(base + "-pairs.png")
+
+    def per_count(benches):
+        out = {}
+        for r in doc["rows"]:
+            if r["lib"] in libs and r["bench"] in benches:
+                k = (r["bench"], f"{r['variant']} {r['npes']} PEs", r["ctx"], 0, False)
+                out.setdefault(k, {}).setdefault(r["lib"], []).append(
+                    (r["size"], r["median"], r["min"], r["max"]))
+        for by_lib in out.values():
+            for pts in by_lib.values():
+                pts.sort()
+        return out
+
+    gpus = doc.get("gpus", "?")
+    for benches, name, xlabel, ylabel in (
+            (("allreduce", "allgather"), "allreduce", "bytes per PE (float32)",
+             "microseconds per all-reduce"),
+            (("ep_dispatch", "ep_combine"), "ep", "tokens per PE (hidden 7168 bf16, top-8)",
+             "microseconds per kernel"),
+            (("alltoall_latency",), "coll", "bytes of dest", "microseconds per alltoall")):
+        data = per_count(benches)
+        if data:
+            log_chart(plt, data, colors, xlabel, ylabel,
+                      f"{', '.join(benches)} on {gpus} GPUs, per PE count: libshmem (solid) vs "
+                      "NVSHMEM (dashed)", f"{base}-{name}.png", written)
 
 
 def plot_coll(rows, base, plt, colors, written):

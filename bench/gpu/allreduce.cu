@@ -1,20 +1,23 @@
-/* An all-reduce (float32 sum, 2 PEs) and an all-gather built on put-with-signal, inside one
- * kernel: the workload that compares the default context, a BYPASS context and NVSHMEM on the same
- * algorithm (-a oneshot, twoshot, allgather or all).
- *   oneshot: every block sends its slice of the whole vector to the peer with putmem_signal_nbi,
- *            waits for the peer's slice and adds it to its own.
- *   twoshot: reduce-scatter then all-gather: each block sends the slice the peer owns, adds the
- *            peer's contribution to its own slice, then sends the reduced slice back.
- * The payload is read with plain loads on the default context (its wait acquires), with bypass
- * loads on a BYPASS context (its wait does not), and with plain loads after a __threadfence() on
- * NVSHMEM (its wait does not acquire). The receive buffers alternate between iterations.
- * Microseconds per all-reduce, one timed kernel of -n all-reduces; the result of both PEs is
- * checked against the host's sums first. */
+/* An all-reduce (float32 sum) and an all-gather built on put-with-signal, inside one kernel, on
+ * any number of PEs: the workload that compares the default context, a BYPASS context and NVSHMEM
+ * on the same algorithm (-a oneshot, twoshot, allgather or all).
+ *   oneshot: every block sends its slice of the whole vector to every other PE with
+ *            putmem_signal_nbi, waits for the other PEs' slices and sums all of them.
+ *   twoshot: reduce-scatter then all-gather over npes slices (PE p owns slice p): each block sends
+ *            its part of every other PE's slice to that PE, sums the contributions to its own
+ *            slice, then sends the reduced part to every other PE.
+ * Sums run over the PEs in order 0, 1, ...: the same bits on every PE. The payload is read with
+ * plain loads on the default context (its wait acquires), with bypass loads on a BYPASS context
+ * (its wait does not), and with plain loads after a __threadfence() on NVSHMEM (its wait does not
+ * acquire). The receive buffers (one region per other PE) alternate between iterations.
+ * Microseconds per all-reduce, one timed kernel of -n all-reduces; the result of every PE is
+ * checked against the exact sums first. */
 #include "bench_gpu.h"
 
 #define AR_ONESHOT 0
 #define AR_TWOSHOT 1
 #define AR_ALLGATHER 2
+#define AR_MAX_BLOCKS 64
 
 /* Floats [*lo, *hi) of block b of nblocks over the floats [0, m), split in 16-byte units. */
 __device__ __forceinline__ void ar_split(size_t m, int b, int nblocks, size_t *lo, size_t *hi) {
@@ -24,65 +27,107 @@ __device__ __forceinline__ void ar_split(size_t m, int b, int nblocks, size_t *l
     *hi = min(4 * uhi, m);
 }
 
-/* out[i] = x[i] + recv[i] over [lo, hi), two floats at a time (n is even). */
-__device__ __forceinline__ void ar_add(bl_ctx_t ctx, float *out, const float *x, const float *rb,
-                                       size_t lo, size_t hi) {
+/* The region of the receive buffers that PE src's data takes on PE dst (one per other PE). */
+__device__ __forceinline__ int ar_slot(int src, int dst) {
+    return src < dst ? src : src - 1;
+}
+
+/* out[i] = sum over the PEs in order of their x[i], over [lo, hi), two floats at a time (n is
+ * even): this PE's from x, the others' from their region of rb. */
+__device__ __forceinline__ void ar_sum(bl_ctx_t ctx, float *out, const float *x, const float *rb,
+                                       size_t n, int me, int npes, size_t lo, size_t hi) {
     for (size_t i = lo + 2 * threadIdx.x; i < hi; i += 2 * blockDim.x) {
-        uint64_t bits = bl_payload_load(ctx, (const uint64_t *)(rb + i));
-        float2 r = *(float2 *)&bits;
-        float2 a = *(const float2 *)(x + i);
-        *(float2 *)(out + i) = make_float2(a.x + r.x, a.y + r.y);
+        float2 acc = make_float2(0.0f, 0.0f);
+        for (int pe = 0; pe < npes; pe++) {
+            float2 v;
+            if (pe == me) {
+                v = *(const float2 *)(x + i);
+            } else {
+                uint64_t bits =
+                    bl_payload_load(ctx, (const uint64_t *)(rb + ar_slot(pe, me) * n + i));
+                v = *(float2 *)&bits;
+            }
+            acc.x = pe ? acc.x + v.x : v.x;
+            acc.y = pe ? acc.y + v.y : v.y;
+        }
+        *(float2 *)(out + i) = acc;
     }
 }
 
-__device__ __forceinline__ void ar_wait(bl_ctx_t ctx, uint64_t *sig, uint64_t epoch) {
-    if (threadIdx.x == 0)
-        bl_signal_wait_ge(ctx, sig, epoch);
+/* Block b's signal from every other PE (sig[slot * AR_MAX_BLOCKS + b]) reaches epoch. */
+__device__ __forceinline__ void ar_wait_all(bl_ctx_t ctx, uint64_t *sig, int npes, uint64_t epoch) {
+    for (int s = threadIdx.x; s < npes - 1; s += blockDim.x)
+        bl_signal_wait_ge(ctx, sig + (size_t)s * AR_MAX_BLOCKS + blockIdx.x, epoch);
     __syncthreads();
+}
+
+/* Block b's put-with-signal of the floats [lo, hi) of src to dst on pe: the signal of this PE's
+ * region there. */
+__device__ __forceinline__ void ar_send(bl_ctx_t ctx, float *dst, const float *src, size_t lo,
+                                        size_t hi, uint64_t *sig, uint64_t epoch, int me, int pe) {
+    bl_put_signal_nbi<BL_BLOCK>(ctx, dst + lo, src + lo, (hi - lo) * sizeof(float),
+                                sig + (size_t)ar_slot(me, pe) * AR_MAX_BLOCKS + blockIdx.x, epoch,
+                                pe);
+}
+
+/* Slice p of npes over n floats: [p q, min(n, (p + 1) q)) with q a multiple of 4. */
+__device__ __forceinline__ void ar_slice(size_t n, int p, int npes, size_t *lo, size_t *len) {
+    const size_t q = ((n + npes - 1) / npes + 3) & ~(size_t)3;
+    *lo = min(n, (size_t)p * q);
+    *len = min(n, *lo + q) - *lo;
 }
 
 template <int Algo>
 __global__ void BENCH_BOUNDS allreduce_kernel(const float *x, float *recv, float *out, size_t n,
-                                              uint64_t *sig1, uint64_t *sig2, int me, long iters,
-                                              uint64_t epoch0, bl_ctx_t ctx) {
-    const int peer = 1 - me, b = blockIdx.x, nb = gridDim.x;
+                                              uint64_t *sig1, uint64_t *sig2, int me, int npes,
+                                              long iters, uint64_t epoch0, bl_ctx_t ctx) {
+    const int b = blockIdx.x, nb = gridDim.x;
     for (long it = 0; it < iters; it++) {
         const uint64_t epoch = epoch0 + it;
-        float *rb = recv + (epoch & 1) * n;
+        float *rb = recv + (epoch & 1) * (size_t)(npes - 1) * n;
         if (Algo == AR_ONESHOT) {
             size_t lo, hi;
             ar_split(n, b, nb, &lo, &hi);
-            bl_put_signal_nbi<BL_BLOCK>(ctx, rb + lo, x + lo, (hi - lo) * sizeof(float), sig1 + b,
-                                        epoch, peer);
-            ar_wait(ctx, sig1 + b, epoch);
-            ar_add(ctx, out, x, rb, lo, hi);
+            for (int k = 1; k < npes; k++) {
+                const int pe = (me + k) % npes;
+                ar_send(ctx, rb + ar_slot(me, pe) * n, x, lo, hi, sig1, epoch, me, pe);
+            }
+            ar_wait_all(ctx, sig1, npes, epoch);
+            ar_sum(ctx, out, x, rb, n, me, npes, lo, hi);
         } else if (Algo == AR_ALLGATHER) {
-            /* out holds both PEs' vectors: this PE's slice goes to the peer's copy and to its own.
-             */
+            /* out holds every PE's vector: this PE's slice goes to every other PE's copy and to
+             * its own. */
             size_t lo, hi;
             ar_split(n, b, nb, &lo, &hi);
             float *mine = out + (size_t)me * n;
-            bl_put_signal_nbi<BL_BLOCK>(ctx, mine + lo, x + lo, (hi - lo) * sizeof(float), sig1 + b,
-                                        epoch, peer);
+            for (int k = 1; k < npes; k++) {
+                const int pe = (me + k) % npes;
+                ar_send(ctx, mine, x, lo, hi, sig1, epoch, me, pe);
+            }
             for (size_t i = lo + 2 * threadIdx.x; i < hi; i += 2 * blockDim.x)
                 *(float2 *)(mine + i) = *(const float2 *)(x + i);
-            ar_wait(ctx, sig1 + b, epoch);
+            ar_wait_all(ctx, sig1, npes, epoch);
         } else {
-            const size_t half = (n / 2 + 3) & ~(size_t)3;
-            const size_t own0 = me == 0 ? 0 : half, oth0 = me == 0 ? half : 0;
-            const size_t own_n = me == 0 ? half : n - half, oth_n = me == 0 ? n - half : half;
-            size_t olo, ohi, xlo, xhi;
-            ar_split(own_n, b, nb, &olo, &ohi);
-            ar_split(oth_n, b, nb, &xlo, &xhi);
-            olo += own0, ohi += own0, xlo += oth0, xhi += oth0;
-            bl_put_signal_nbi<BL_BLOCK>(ctx, rb + xlo, x + xlo, (xhi - xlo) * sizeof(float),
-                                        sig1 + b, epoch, peer);
-            ar_wait(ctx, sig1 + b, epoch);
-            ar_add(ctx, out, x, rb, olo, ohi);
+            for (int k = 1; k < npes; k++) {
+                const int pe = (me + k) % npes;
+                size_t s0, sn, lo, hi;
+                ar_slice(n, pe, npes, &s0, &sn);
+                ar_split(sn, b, nb, &lo, &hi);
+                lo += s0, hi += s0;
+                ar_send(ctx, rb + ar_slot(me, pe) * n, x, lo, hi, sig1, epoch, me, pe);
+            }
+            size_t s0, sn, olo, ohi;
+            ar_slice(n, me, npes, &s0, &sn);
+            ar_split(sn, b, nb, &olo, &ohi);
+            olo += s0, ohi += s0;
+            ar_wait_all(ctx, sig1, npes, epoch);
+            ar_sum(ctx, out, x, rb, n, me, npes, olo, ohi);
             __syncthreads();
-            bl_put_signal_nbi<BL_BLOCK>(ctx, out + olo, out + olo, (ohi - olo) * sizeof(float),
-                                        sig2 + b, epoch, peer);
-            ar_wait(ctx, sig2 + b, epoch);
+            for (int k = 1; k < npes; k++) {
+                const int pe = (me + k) % npes;
+                ar_send(ctx, out, out, olo, ohi, sig2, epoch, me, pe);
+            }
+            ar_wait_all(ctx, sig2, npes, epoch);
         }
     }
 }
@@ -92,38 +137,47 @@ __global__ void ar_fill(float *x, size_t n, uint64_t seed, uint64_t a) {
          i += (size_t)gridDim.x * blockDim.x)
         x[i] = bench_float(seed, a, i);
 }
-__global__ void ag_check(const float *out, size_t n, uint64_t seed, unsigned long long *errors) {
+__global__ void ag_check(const float *out, size_t n, int npes, uint64_t seed,
+                         unsigned long long *errors) {
     unsigned long long e = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < 2 * n;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < npes * n;
          i += (size_t)gridDim.x * blockDim.x)
         e += out[i] != bench_float(seed, 6000 + i / n, i % n);
     if (e)
         atomicAdd(errors, e);
 }
-__global__ void ar_check(const float *out, size_t n, uint64_t seed, unsigned long long *errors) {
+/* The sums in the kernel's order (exact up to 16 PEs: multiples of 2^-19 below 32). */
+__global__ void ar_check(const float *out, size_t n, int npes, uint64_t seed,
+                         unsigned long long *errors) {
     unsigned long long e = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        e += out[i] != bench_float(seed, 6000, i) + bench_float(seed, 6001, i);
+         i += (size_t)gridDim.x * blockDim.x) {
+        float want = bench_float(seed, 6000, i);
+        for (int pe = 1; pe < npes; pe++)
+            want += bench_float(seed, 6000 + pe, i);
+        e += out[i] != want;
+    }
     if (e)
         atomicAdd(errors, e);
 }
 
-#define AR_MAX_BLOCKS 64
-
 static int run_allreduce(const bench_opts &o) {
     std::vector<size_t> sizes = bench_sizes(o);
     size_t maxn = (sizes.back() / sizeof(float) + 3) & ~(size_t)3;
-    int maxb = std::min(o.blocks, AR_MAX_BLOCKS);
-    float *x = (float *)bl_malloc(maxn * 4), *recv = (float *)bl_malloc(2 * maxn * 4),
-          *out = (float *)bl_malloc(2 * maxn * 4);
-    uint64_t *sig = (uint64_t *)bl_malloc(2 * AR_MAX_BLOCKS * sizeof(uint64_t));
+    int maxb = std::min(o.blocks, AR_MAX_BLOCKS), npes = bench.npes;
+    /* recv: two buffers of one region per other PE; out: every PE's vector (all-gather). */
+    const size_t nrecv = 2 * (size_t)(npes - 1) * maxn, nout = (size_t)npes * maxn;
+    const size_t nsig = 2 * (size_t)(npes - 1) * AR_MAX_BLOCKS;
+    float *x = (float *)bl_malloc(maxn * 4), *recv = (float *)bl_malloc(nrecv * 4),
+          *out = (float *)bl_malloc(nout * 4);
+    uint64_t *sig = (uint64_t *)bl_malloc(nsig * sizeof(uint64_t));
     if (!x || !recv || !out || !sig) {
-        fprintf(stderr, "allreduce: cannot allocate %zu bytes of symmetric memory\n", 4 * maxn * 4);
+        fprintf(stderr, "allreduce: cannot allocate %zu bytes of symmetric memory\n",
+                (maxn + nrecv + nout) * 4);
         return 1;
     }
-    BL_CHECK(cudaMemset(sig, 0, 2 * AR_MAX_BLOCKS * sizeof(uint64_t)));
-    uint64_t *sig1 = sig, *sig2 = sig + AR_MAX_BLOCKS;
+    BL_CHECK(cudaMemset(sig, 0, nsig * sizeof(uint64_t)));
+    uint64_t *sig1 = sig, *sig2 = sig + nsig / 2;
     uint64_t epoch = 1;
     const char *algos[] = {"oneshot", "twoshot", "allgather"};
     std::vector<const char *> ctxs;
@@ -149,22 +203,22 @@ static int run_allreduce(const bench_opts &o) {
                 if (!bench_resident(k, nb, o.threads))
                     continue;
                 auto launch = [&](long iters) {
-                    void *args[] = {&x,    &recv,     &out,   &n,     &sig1,
-                                    &sig2, &bench.me, &iters, &epoch, &ctx};
+                    void *args[] = {&x,        &recv, &out,   &n,     &sig1, &sig2,
+                                    &bench.me, &npes, &iters, &epoch, &ctx};
                     BL_CHECK(cudaLaunchKernel(k, dim3(nb), dim3(o.threads), args, 0, 0));
                     epoch += iters;
                 };
                 ar_fill<<<264, 512>>>(x, n, bench.seed, 6000 + bench.me);
-                bench_poison(out, 2 * n * 4);
-                bench_poison(recv, 2 * n * 4);
+                bench_poison(out, (size_t)npes * n * 4);
+                bench_poison(recv, 2 * (size_t)(npes - 1) * n * 4);
                 bench_errors_clear();
                 bl_barrier_host();
                 launch(3);
                 BL_CHECK(cudaDeviceSynchronize());
                 if (algo == AR_ALLGATHER)
-                    ag_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
+                    ag_check<<<264, 512>>>(out, n, npes, bench.seed, bench.errors);
                 else
-                    ar_check<<<264, 512>>>(out, n, bench.seed, bench.errors);
+                    ar_check<<<264, 512>>>(out, n, npes, bench.seed, bench.errors);
                 bench_fail_if(bench_errors_read(), algos[algo], size);
                 long iters = bench_iters_for(o, size);
                 std::vector<double> us = bench_samples(
@@ -206,4 +260,4 @@ static bench_opts ar_defaults() {
 static bench_register reg("allreduce",
                           "float32 all-reduce (oneshot, twoshot) and all-gather on "
                           "put-with-signal, in one kernel, us",
-                          ar_defaults(), run_allreduce);
+                          ar_defaults(), run_allreduce, true);

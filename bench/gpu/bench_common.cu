@@ -136,6 +136,9 @@ static void usage(const bench_program *p) {
     printf("  -c N   blocks (%d)   -t N  threads per block (%d)   -s thread|warp|block (%s)\n",
            p->defaults.blocks, p->defaults.threads, bench_scope_name(p->defaults.scope));
     printf("  --bidir  both PEs send   -x default|bypass|all  context   -a OP  operation\n");
+    printf("  --pair A,B  the two PEs of a point-to-point program (0,1)\n");
+    printf("  --all-pairs  every PE sends to its partner at once: pe ^ 1, or with --shift K\n");
+    printf("               (pe + K) mod npes\n");
 }
 
 static int parse(const bench_program *p, int argc, char **argv, bench_opts *o) {
@@ -182,6 +185,16 @@ static int parse(const bench_program *p, int argc, char **argv, bench_opts *o) {
             o->ctx = need();
         else if (a == "-a")
             o->op = need();
+        else if (a == "--pair") {
+            const char *s = need();
+            if (sscanf(s, "%d,%d", &o->pair[0], &o->pair[1]) != 2) {
+                fprintf(stderr, "%s: --pair %s: two PE numbers A,B\n", p->name, s);
+                exit(1);
+            }
+        } else if (a == "--all-pairs")
+            o->all_pairs = true;
+        else if (a == "--shift")
+            o->shift = atoi(need());
         else if (a == "-h" || a == "--help") {
             usage(p);
             return 1;
@@ -248,17 +261,31 @@ int main(int argc, char **argv) {
     bl_init();
     bench.me = bl_my_pe();
     bench.npes = bl_n_pes();
-    if (bench.npes != 2) {
+    if (bench.npes < 2 || bench.npes > BENCH_MAX_PES) {
         if (bench.me == 0)
-            fprintf(stderr, "the GPU benchmarks need exactly 2 PEs (got %d)\n", bench.npes);
+            fprintf(stderr, "the GPU benchmarks need 2 to %d PEs (got %d)\n", BENCH_MAX_PES,
+                    bench.npes);
         bl_finalize();
         return 1;
+    }
+    for (size_t c = 0; c < cmds.size(); c++) {
+        const bench_opts &o = opts[c];
+        bool pair_ok = o.pair[0] != o.pair[1] && o.pair[0] >= 0 && o.pair[1] >= 0 &&
+                       o.pair[0] < bench.npes && o.pair[1] < bench.npes;
+        bool shift_ok = o.shift == 0 ? bench.npes % 2 == 0 : o.shift % bench.npes != 0;
+        if (!pair_ok || (o.all_pairs && !shift_ok)) {
+            if (bench.me == 0)
+                fprintf(stderr, "%s: --pair %d,%d or --shift %d does not fit %d PEs\n",
+                        cmds[c].first->name, o.pair[0], o.pair[1], o.shift, bench.npes);
+            bl_finalize();
+            return 1;
+        }
     }
     BL_CHECK(cudaMalloc((void **)&bench.grid_ctr, 64 * sizeof(unsigned int)));
     BL_CHECK(cudaMalloc((void **)&bench.errors, sizeof(unsigned long long)));
     BL_CHECK(cudaEventCreate(&bench.ev0));
     BL_CHECK(cudaEventCreate(&bench.ev1));
-    bench.xchg = (double *)bl_malloc(64 * sizeof(double));
+    bench.xchg = (double *)bl_malloc(BENCH_MAX_PES * sizeof(double));
     if (!bench.xchg) {
         fprintf(stderr, "symmetric allocation failed\n");
         return 1;
@@ -272,7 +299,11 @@ int main(int argc, char **argv) {
     int rc = 0;
     for (size_t c = 0; c < cmds.size() && rc == 0; c++) {
         bl_barrier_host();
-        rc = cmds[c].first->run(opts[c]);
+        if (cmds[c].first->any_npes || bench.npes == 2)
+            rc = cmds[c].first->run(opts[c]);
+        else if (bench.me == 0)
+            printf("skipped: %s runs on 2 PEs only (this job has %d)\n", cmds[c].first->name,
+                   bench.npes);
         /* Progress marker for the run script: command c of this job is complete. */
         if (bench.me == 0) {
             printf("@@done %zu\n", c);

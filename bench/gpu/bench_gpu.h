@@ -27,6 +27,9 @@ struct bench_opts {
     std::string ctx = "default"; /* -x default|bypass|all */
     std::string op = "";         /* -a: operation or algorithm, per program */
     size_t budget = 0;           /* -B: bytes per timed kernel; fewer iterations at large sizes */
+    int pair[2] = {0, 1};        /* --pair A,B: the PEs of a point-to-point program */
+    bool all_pairs = false;      /* --all-pairs: every PE sends to its partner at once */
+    int shift = 0;               /* --shift K: the partner is (pe + K) mod npes, else pe ^ 1 */
 };
 
 struct bench_program {
@@ -34,6 +37,7 @@ struct bench_program {
     const char *usage;
     bench_opts defaults;
     int (*run)(const bench_opts &o);
+    bool any_npes; /* runs on any number of PEs; else on exactly 2 */
 };
 
 /* Registry filled by the programs' static registration objects. */
@@ -43,8 +47,8 @@ inline std::vector<bench_program> &bench_registry() {
 }
 struct bench_register {
     bench_register(const char *name, const char *usage, bench_opts d,
-                   int (*run)(const bench_opts &)) {
-        bench_registry().push_back({name, usage, d, run});
+                   int (*run)(const bench_opts &), bool any_npes = false) {
+        bench_registry().push_back({name, usage, d, run, any_npes});
     }
 };
 
@@ -151,6 +155,9 @@ __device__ __forceinline__ void bench_grid_sync(unsigned int *ctr, unsigned int 
 
 /* ---- run-wide state and output ----------------------------------------------------------------
  */
+
+/* The most PEs a job may have (bench_state.xchg holds one double per PE). */
+#define BENCH_MAX_PES 64
 
 struct bench_state {
     int me = 0, npes = 0;

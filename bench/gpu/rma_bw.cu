@@ -1,8 +1,12 @@
-/* Bandwidth of put, get and p between the two PEs (perftests shmem_put_bw, shmem_get_bw,
- * shmem_p_bw). One timed kernel runs -n iterations; in each, every group (-s thread, warp or
- * block) moves its share of the message, then the blocks meet at a grid barrier (as NVSHMEM's
- * perftest does); after the last iteration each group calls quiet. GB/s = 1e9 bytes/s; with
- * --bidir both PEs send at once and the figure is the sum of both directions. */
+/* Bandwidth of put, get and p between PEs (perftests shmem_put_bw, shmem_get_bw, shmem_p_bw).
+ * One timed kernel runs -n iterations; in each, every group (-s thread, warp or block) moves its
+ * share of the message, then the blocks meet at a grid barrier (as NVSHMEM's perftest does);
+ * after the last iteration each group calls quiet. GB/s = 1e9 bytes/s.
+ *   Pair (default): PE A of --pair A,B (0,1) sends to PE B, the other PEs idle; with --bidir both
+ *   send at once and the figure is the sum of both directions.
+ *   --all-pairs: every PE sends to its partner at once (pe ^ 1, or (pe + K) mod npes with
+ *   --shift K); the figure is the sum of every PE's bandwidth, and per_pe_GBps lists each PE's
+ *   median. */
 #include "bench_gpu.h"
 
 #define OP_PUT 0
@@ -69,11 +73,24 @@ static void reset_grid_counter(void) {
 
 template <int Op>
 static void launch(const bench_opts &o, char *remote, char *local, size_t size, long iters,
-                   bl_ctx_t ctx) {
-    int peer = 1 - bench.me;
+                   bl_ctx_t ctx, int peer) {
     void *args[] = {&remote, &local, &size, &peer, &iters, &bench.grid_ctr, &ctx};
     BL_CHECK(
         cudaLaunchKernel(kernel_for<Op>(o.scope), dim3(o.blocks), dim3(o.threads), args, 0, 0));
+}
+
+/* Who sends where: *to, the PE this PE puts to or gets from (-1: it idles), and *from, the PE
+ * whose operations target this PE's remote buffer (-1: none). */
+static void roles(const bench_opts &o, int *to, int *from) {
+    const int me = bench.me, n = bench.npes;
+    if (o.all_pairs) {
+        *to = o.shift ? ((me + o.shift) % n + n) % n : me ^ 1;
+        *from = o.shift ? ((me - o.shift) % n + n) % n : me ^ 1;
+        return;
+    }
+    const int a = o.pair[0], b = o.pair[1];
+    *to = me == a ? b : (o.bidir && me == b) ? a : -1;
+    *from = me == b ? a : (o.bidir && me == a) ? b : -1;
 }
 
 template <int Op> static int run_bw(const bench_opts &o, const char *name) {
@@ -95,7 +112,15 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
         ctxs.push_back("default");
     if (Op != OP_GET && (o.ctx == "bypass" || o.ctx == "all"))
         ctxs.push_back("bypass");
-    const bool sender = o.bidir || bench.me == 0;
+    int to, from;
+    roles(o, &to, &from);
+    const bool sender = to >= 0;
+    char extra[64];
+    if (o.all_pairs)
+        snprintf(extra, sizeof(extra), ", \"mode\": \"all-pairs\", \"shift\": %d", o.shift);
+    else
+        snprintf(extra, sizeof(extra), ", \"mode\": \"pair\", \"pair\": [%d, %d]", o.pair[0],
+                 o.pair[1]);
     for (const char *cname : ctxs) {
         bl_ctx_t ctx = BL_CTX_DEFAULT;
         if (std::string(cname) == "bypass" && bl_ctx_create_bypass(&ctx) != 0)
@@ -112,15 +137,15 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
             bl_barrier_host();
             if (sender) {
                 reset_grid_counter();
-                launch<Op>(o, remote, local, size, 1, ctx);
+                launch<Op>(o, remote, local, size, 1, ctx, to);
                 BL_CHECK(cudaGetLastError());
                 BL_CHECK(cudaDeviceSynchronize());
             }
             bl_barrier_host();
-            /* put, p: the target on the receiver; get: the local target on the sender. Either holds
-             * the peer's pattern. */
-            bool checks = Op == OP_GET ? sender : (o.bidir || bench.me == 1);
-            unsigned long long bad = checks ? bench_check(target, words, 1000 + 1 - bench.me) : 0;
+            /* put, p: the target on the receiver holds the pattern of the PE that sent to it; get:
+             * the local target on the sender holds the pattern of the PE it read. */
+            int holds = Op == OP_GET ? to : from;
+            unsigned long long bad = holds >= 0 ? bench_check(target, words, 1000 + holds) : 0;
             bench_fail_if(bad, name, size);
 
             long iters = bench_iters_for(o, size);
@@ -128,24 +153,40 @@ template <int Op> static int run_bw(const bench_opts &o, const char *name) {
                 bl_barrier_host();
                 if (sender) {
                     reset_grid_counter();
-                    launch<Op>(o, remote, local, size, iters, ctx);
+                    launch<Op>(o, remote, local, size, iters, ctx, to);
                     BL_CHECK(cudaDeviceSynchronize());
                 }
             }
             std::vector<double> gbps;
+            std::vector<std::vector<double>> per_pe((size_t)bench.npes);
             for (int r = 0; r < o.reps; r++) {
                 bl_barrier_host();
                 double mine = 0;
                 if (sender) {
                     reset_grid_counter();
-                    float ms = bench_time([&] { launch<Op>(o, remote, local, size, iters, ctx); });
+                    float ms =
+                        bench_time([&] { launch<Op>(o, remote, local, size, iters, ctx, to); });
                     mine = (double)size * iters / (ms * 1e6);
                 }
                 std::vector<double> all = bench_allgather(mine);
-                gbps.push_back(o.bidir ? all[0] + all[1] : all[0]);
+                double sum = 0;
+                for (int pe = 0; pe < bench.npes; pe++) {
+                    sum += all[pe];
+                    per_pe[pe].push_back(all[pe]);
+                }
+                gbps.push_back(o.all_pairs ? sum
+                               : o.bidir   ? all[o.pair[0]] + all[o.pair[1]]
+                                           : all[o.pair[0]]);
+            }
+            std::string fields = extra;
+            if (o.all_pairs) {
+                fields += ", \"per_pe_GBps\": [";
+                for (int pe = 0; pe < bench.npes; pe++)
+                    fields += (pe ? ", " : "") + std::to_string(bench_summary(per_pe[pe]).median);
+                fields += "]";
             }
             bench_report(name, Op == OP_P ? "thread" : bench_scope_name(o.scope), cname, size,
-                         "GB/s", gbps, iters, o, "");
+                         "GB/s", gbps, iters, o, fields);
         }
         bl_ctx_destroy(ctx);
     }
@@ -181,8 +222,8 @@ static bench_opts bw_defaults(int scope, int blocks, int threads, size_t min, si
 }
 
 static bench_register reg_put("put_bw", "putmem_nbi (thread/warp/block) + quiet, GB/s",
-                              bw_defaults(BL_BLOCK, 32, 1024, 4096, 1 << 30, 10), run_put_bw);
+                              bw_defaults(BL_BLOCK, 32, 1024, 4096, 1 << 30, 10), run_put_bw, true);
 static bench_register reg_get("get_bw", "getmem_nbi (thread/warp/block) + quiet, GB/s",
-                              bw_defaults(BL_BLOCK, 32, 1024, 4096, 1 << 30, 10), run_get_bw);
+                              bw_defaults(BL_BLOCK, 32, 1024, 4096, 1 << 30, 10), run_get_bw, true);
 static bench_register reg_p("p_bw", "long_p by every thread + quiet, GB/s",
-                            bw_defaults(BL_THREAD, 32, 1024, 4096, 64 << 20, 10), run_p_bw);
+                            bw_defaults(BL_THREAD, 32, 1024, 4096, 64 << 20, 10), run_p_bw, true);

@@ -1,6 +1,13 @@
 /* The PMIx bootstrap: the launcher (mpirun, srun --mpi=pmix) runs a PMIx server; each PE is a
  * PMIx client. allgather puts this PE's bytes under a key of its own, fences with data
- * collection and reads every PE's value; barrier is a fence without data. */
+ * collection and reads every PE's value; barrier is a fence without data.
+ *
+ * A process that a PE starts inherits the job's PMIX_* variables. Were it to call PMIx_Init, it
+ * would join the job again as the PE's rank and break the job's collectives. The PE cannot remove
+ * the variables (MPI, in the same process, may still read them), so it leaves a mark instead:
+ * SHMEM_PMIX_PE = "<namespace>:<rank>:<pid>". A process that finds its own namespace and rank
+ * there under another pid was started by that PE, not by the launcher, and runs as a job of one
+ * PE, as a process started by a PE of shmemrun does. */
 #include <pmix.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +16,8 @@
 #include <unistd.h>
 
 #include "bootstrap_pmix.h"
+
+#define PMIX_PE_MARK "SHMEM_PMIX_PE"
 
 static pmix_proc_t me;
 /* One collective at a time: every PE calls them in the same order, and each allgather uses the
@@ -186,7 +195,64 @@ static void check_one_node(int n_pes) {
     free(all);
 }
 
+/* A job of one PE, for a process started by a PE of a PMIx job. */
+static shmemi_status_t alone_allgather(const void *in, void *out, size_t len) {
+    memmove(out, in, len);
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t alone_barrier(void) {
+    return SHMEMI_OK;
+}
+
+static shmemi_status_t alone_global_exit(int status) {
+    exit(status);
+}
+
+static shmemi_status_t alone_finalize(void) {
+    return SHMEMI_OK;
+}
+
+static const shmemi_bootstrap_ops_t alone_ops = {
+    .name = "single (started by a PE of a PMIx job)",
+    .allgather = alone_allgather,
+    .barrier = alone_barrier,
+    .global_exit = alone_global_exit,
+    .finalize = alone_finalize,
+};
+
+/* "<PMIX_NAMESPACE>:<PMIX_RANK>:" into buf; 0 when it does not fit. */
+static int mark_prefix(char *buf, size_t size) {
+    int n = snprintf(buf, size, "%s:%s:", getenv("PMIX_NAMESPACE"), getenv("PMIX_RANK"));
+    return n > 0 && (size_t)n < size;
+}
+
+/* Nonzero when the PE of this namespace and rank that left the mark is another process. */
+static int started_by_pe(void) {
+    const char *mark = getenv(PMIX_PE_MARK);
+    char prefix[PMIX_MAX_NSLEN + 32];
+    if (mark == NULL || !mark_prefix(prefix, sizeof(prefix)) ||
+        strncmp(mark, prefix, strlen(prefix)) != 0)
+        return 0;
+    return atoll(mark + strlen(prefix)) != (long long)getpid();
+}
+
+static void leave_mark(void) {
+    char prefix[PMIX_MAX_NSLEN + 32], mark[PMIX_MAX_NSLEN + 64];
+    if (!mark_prefix(prefix, sizeof(prefix)))
+        return;
+    snprintf(mark, sizeof(mark), "%s%lld", prefix, (long long)getpid());
+    setenv(PMIX_PE_MARK, mark, 1);
+}
+
 const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pes_p) {
+    if (started_by_pe()) {
+        shmemi_debug_log("started by PE %s of PMIx job %s: a job of one PE", getenv("PMIX_RANK"),
+                         getenv("PMIX_NAMESPACE"));
+        *my_pe_p = 0;
+        *n_pes_p = 1;
+        return &alone_ops;
+    }
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS)
         shmemi_fatal("shmem_init",
@@ -201,6 +267,7 @@ const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pe
         pmix_failed("PMIx_Get of PMIX_JOB_SIZE", rc);
     if (size < 1 || size > INT32_MAX || me.rank >= (pmix_rank_t)size)
         shmemi_fatal("shmem_init", "PMIx gave rank %u in a job of %lld processes", me.rank, size);
+    leave_mark();
     /* Messages from here on name the PE. */
     shmemi_state.my_pe = (int)me.rank;
     shmemi_state.n_pes = (int)size;

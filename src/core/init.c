@@ -166,7 +166,7 @@ static void setup_segments(const char *call, size_t heap_size) {
             shmemi_fatal(call, "out of memory");
         for (int pe = 0; pe < n; pe++) {
             if (pe == me) {
-                seg->peer_base[pe] = seg->local_base;
+                seg->peer_base[pe] = segment_transport[s]->host_loadable ? seg->local_base : NULL;
                 continue;
             }
             void *base;

@@ -282,6 +282,11 @@ typedef enum {
  * initializers; no NULL slots: unsupported operations point to shmemi_transport_unsupported_*. */
 typedef struct shmemi_transport_ops {
     const char *name;
+    /* Nonzero when host code can load and store the segments this transport makes (host memory);
+     * zero for GPU memory, which host code reaches only through local_fill, local_copy and the
+     * remote operations. Known before the first segment exists, so every module sees the answer
+     * (shmemi_heap_on_device) from its init on. */
+    int host_loadable;
     shmemi_status_t (*init)(void);
     shmemi_status_t (*finalize)(void);
     /* Make size bytes of memory that peers can map; describe it in blob. */

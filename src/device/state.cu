@@ -120,9 +120,6 @@ static shmemi_status_t device_init(void) {
                      "cannot allocate %zu bytes of GPU memory for BYPASS tracking: %s", track_bytes,
                      gpu_get_error_string(gpu_get_last_error()));
 #endif
-    /* Host code cannot load or store GPU memory: no PE, this one included, is load/store
-     * reachable from the host, so host operations on the heap go through the ipc transport. */
-    shmemi_state.segments[0].peer_base[shmemi_state.my_pe] = NULL;
     state.initialized = 1;
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < n_registered; i++)

@@ -16,14 +16,18 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
                            size_t nbytes, int root, int update_root) {
     int n = t->size, me = t->my_index;
     shmemi_team_check_index(call, t, root, "PE_root");
+    /* OpenSHMEM leaves overlapping arguments undefined; every member, the root included, on
+     * every path, reports a partial overlap. dest == source (in place) is allowed. */
+    shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
+    if (!shmemi_coll_in_stage(dest))
+        shmemi_coll_check(call, t, (int64_t)nbytes, root);
     if (shmemi_coll_staged(dest, source)) {
         shmemi_coll_broadcast_staged(call, t, dest, source, nbytes, root, update_root);
         return;
     }
-    shmemi_coll_check(call, t, (int64_t)nbytes, root);
     if (nbytes == 0 || n == 1) {
         if (nbytes != 0 && update_root && dest != source)
-            memmove(dest, source, nbytes);
+            memcpy(dest, source, nbytes);
         return;
     }
     int rel = (me - root + n) % n;
@@ -49,7 +53,7 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
     }
     if (rel == 0) {
         if (update_root && dest != source)
-            memmove(dest, source, nbytes);
+            memcpy(dest, source, nbytes);
         for (size_t c = 0; c < n_chunks; c++)
             for (int k = 0; k < n_children; k++)
                 shmemi_token_send(t, (children[k] + root) % n);
@@ -77,8 +81,6 @@ static void broadcast_team(const char *call, shmem_team_t team, void *dest, cons
                            size_t nelems, size_t elem_size, int root) {
     shmemi_team_state_t *t = shmemi_team_get(call, team);
     size_t nbytes = shmemi_coll_nbytes(call, "nelems", nelems, elem_size);
-    if (t->my_index != root)
-        shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
     shmemi_coll_broadcast(call, t, dest, source, nbytes, root, 1);
 }
 

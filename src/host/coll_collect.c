@@ -71,6 +71,8 @@ void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nb
 
 void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                          size_t nbytes, int fixed) {
+    if (!shmemi_coll_in_stage(dest))
+        shmemi_coll_check(call, t, fixed ? (int64_t)nbytes : -1, -1);
     if (shmemi_coll_staged(dest, source)) {
         shmemi_coll_collect_staged(call, t, dest, source, nbytes, fixed);
         return;
@@ -80,13 +82,11 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
     if (off == NULL)
         shmemi_fatal(call, "out of memory for %d block descriptors", n);
     if (fixed) {
-        shmemi_coll_check(call, t, (int64_t)nbytes, -1);
         for (int i = 0; i < n; i++) {
             off[i] = (size_t)i * nbytes;
             len[i] = nbytes;
         }
     } else {
-        shmemi_coll_check(call, t, -1, -1);
         shmemi_coll_block_sizes(call, t, nbytes, len);
         size_t at = 0;
         for (int i = 0; i < n; i++) {

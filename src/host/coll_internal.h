@@ -83,9 +83,25 @@ void shmemi_coll_check_host_memory(const char *call, const void *addr);
 #define SHMEMI_COLL_STAGE_BYTES (2 * 1024 * 1024)
 extern char *shmemi_coll_stage;
 
+/* Nonzero when p is in the staging area: the collective is one round of a staged collective,
+ * whose arguments were checked as a whole before its first round (shmemi_coll_check is then
+ * skipped: the rounds of PEs that passed different sizes would not line up). */
+static inline int shmemi_coll_in_stage(const void *p) {
+    return shmemi_coll_stage != NULL &&
+           (uintptr_t)p - (uintptr_t)shmemi_coll_stage < SHMEMI_COLL_STAGE_BYTES;
+}
+
+/* SHMEMI_TEST_FORCE_STAGE is for the test-only copy of the library that tests/coll builds
+ * (libshmem-staged): a staging area on every platform, and every collective outside it staged,
+ * so that the cpu platform runs the GPU heap's rounds. The library itself never has it. */
 static inline int shmemi_coll_staged(const void *dest, const void *source) {
+#ifdef SHMEMI_TEST_FORCE_STAGE
+    (void)source;
+    return shmemi_coll_stage != NULL && !shmemi_coll_in_stage(dest);
+#else
     return __builtin_expect(shmemi_coll_stage != NULL, 0) &&
            (shmemi_local_on_device(dest) || shmemi_local_on_device(source));
+#endif
 }
 
 /* Tokens on the team's channel, addressed by team member index. */
@@ -106,7 +122,8 @@ void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nb
 
 /* Under SHMEM_DEBUG=1: all-gather (routine, count, root) and fail with a message naming the first
  * member whose arguments differ from member 0's. The routine is identified by the hash of call;
- * count < 0 skips the count comparison. */
+ * count < 0 skips the count comparison. Each collective calls it once with its whole arguments,
+ * before it chooses the staged path. */
 void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root);
 
 /* Fatal when [a, a+alen) and [b, b+blen) overlap (and are not the same range when same_ok). */

@@ -1,9 +1,15 @@
 /* Communication contexts: creation and destruction under one lock, everything else lock-free.
  * Context objects come from slabs that live until shmem_finalize, so a destroyed handle still
- * points at an object whose cleared magic reports the misuse instead of reading freed memory.
+ * points at an object whose magic reports the misuse instead of reading freed memory.
  * A handle is its object's address tagged with the options kernels need (shmemi_ctx_handle);
  * kernels read the object itself for a team's PE translation and, under SHMEM_DEVICE_CHECKS, for
- * its magic, so the slabs are memory the GPU can reach too (shmemi_host_shared_alloc). */
+ * its magic, so the slabs are memory the GPU can reach too (shmemi_host_shared_alloc).
+ *
+ * A destroyed handle must not come back as the handle of a later context, whose operations its
+ * uses would then silently perform. So a slab's cell holds one object per generation: a cell's
+ * next context is its next generation's object, at another address, while the destroyed one
+ * keeps a magic that says how it was destroyed. Free cells are reused oldest first, so a stale
+ * handle aliases a live context only after its cell has served SHMEMI_CTX_GENERATIONS more. */
 #include <pthread.h>
 
 #include "core/shmemi.h"
@@ -11,6 +17,7 @@
 #include "host/rma_internal.h"
 
 #define SHMEMI_CTX_SLAB 64
+#define SHMEMI_CTX_GENERATIONS 16
 #define SHMEMI_CTX_KNOWN_OPTIONS                                                                   \
     (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE | SHMEMX_CTX_BYPASS)
 
@@ -20,19 +27,73 @@ struct shmemi_ctx shmemi_ctx_default = {.magic = SHMEMI_CTX_MAGIC};
 _Static_assert(_Alignof(struct shmemi_ctx) > SHMEMI_CTX_TAG_MASK,
                "context objects leave no room for the handle's tag bits");
 
+struct shmemi_ctx_cell {
+    struct shmemi_ctx generation[SHMEMI_CTX_GENERATIONS];
+    unsigned next_generation;
+    struct shmemi_ctx_cell *next_free;
+};
+
 struct shmemi_ctx_slab {
     struct shmemi_ctx_slab *next;
-    struct shmemi_ctx ctx[SHMEMI_CTX_SLAB];
+    struct shmemi_ctx_cell cell[SHMEMI_CTX_SLAB];
 };
 
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shmemi_ctx_slab *ctx_slabs;
-static struct shmemi_ctx *ctx_free;
+/* Free cells, oldest first. */
+static struct shmemi_ctx_cell *free_head, **free_tail = &free_head;
+
+/* Under ctx_lock, as every function here that touches the slabs or the free list. */
+static void cell_put(struct shmemi_ctx_cell *cell) {
+    cell->next_free = NULL;
+    *free_tail = cell;
+    free_tail = &cell->next_free;
+}
+
+static struct shmemi_ctx_cell *cell_take(void) {
+    struct shmemi_ctx_cell *cell = free_head;
+    free_head = cell->next_free;
+    if (free_head == NULL)
+        free_tail = &free_head;
+    return cell;
+}
+
+/* The cell whose object c is, or NULL when c is no context object of a slab. */
+static struct shmemi_ctx_cell *cell_of(const struct shmemi_ctx *c) {
+    uintptr_t a = (uintptr_t)c;
+    for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next) {
+        uintptr_t first = (uintptr_t)s->cell;
+        if (a < first || a >= first + sizeof(s->cell))
+            continue;
+        struct shmemi_ctx_cell *cell = &s->cell[(a - first) / sizeof(*cell)];
+        uintptr_t at = a - (uintptr_t)cell->generation;
+        return at < sizeof(cell->generation) && at % sizeof(struct shmemi_ctx) == 0 ? cell : NULL;
+    }
+    return NULL;
+}
+
+/* Marks live object c destroyed (magic says how) and frees its cell. */
+static void ctx_release(struct shmemi_ctx *c, uint32_t magic) {
+    __atomic_store_n(&c->magic, magic, __ATOMIC_RELAXED);
+    cell_put(cell_of(c));
+}
 
 void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx) {
     shmemi_check_init(call);
     if (ctx == SHMEM_CTX_INVALID)
         shmemi_fatal(call, "invalid context SHMEM_CTX_INVALID (a failed shmem_ctx_create?)");
+    const struct shmemi_ctx *c = SHMEMI_CTX_OBJECT(ctx);
+    uint32_t magic = 0;
+    pthread_mutex_lock(&ctx_lock);
+    if (ctx != SHMEM_CTX_DEFAULT && cell_of(c) != NULL)
+        magic = __atomic_load_n(&c->magic, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&ctx_lock);
+    if (magic == SHMEMI_CTX_MAGIC_DESTROYED)
+        shmemi_fatal(call, "context %p used after shmem_ctx_destroy", (void *)ctx);
+    if (magic == SHMEMI_CTX_MAGIC_TEAM_DESTROYED)
+        shmemi_fatal(call,
+                     "context %p used after shmem_team_destroy, which destroyed it with its team",
+                     (void *)ctx);
     shmemi_fatal(call, "invalid context %p: destroyed or never created", (void *)ctx);
 }
 
@@ -48,7 +109,7 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
     if (options & ~SHMEMI_CTX_KNOWN_OPTIONS)
         shmemi_fatal(call, "unknown context options 0x%lx", options & ~SHMEMI_CTX_KNOWN_OPTIONS);
     pthread_mutex_lock(&ctx_lock);
-    if (ctx_free == NULL) {
+    if (free_head == NULL) {
         struct shmemi_ctx_slab *slab = shmemi_host_shared_alloc(sizeof(*slab));
         if (slab == NULL) {
             pthread_mutex_unlock(&ctx_lock);
@@ -57,13 +118,12 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
         }
         slab->next = ctx_slabs;
         ctx_slabs = slab;
-        for (int i = SHMEMI_CTX_SLAB - 1; i >= 0; i--) {
-            slab->ctx[i].next_free = ctx_free;
-            ctx_free = &slab->ctx[i];
-        }
+        for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
+            cell_put(&slab->cell[i]);
     }
-    struct shmemi_ctx *c = ctx_free;
-    ctx_free = c->next_free;
+    struct shmemi_ctx_cell *cell = cell_take();
+    struct shmemi_ctx *c = &cell->generation[cell->next_generation];
+    cell->next_generation = (cell->next_generation + 1) % SHMEMI_CTX_GENERATIONS;
     c->next_free = NULL;
     c->options = options;
     c->bypass = (options & SHMEMX_CTX_BYPASS) != 0;
@@ -94,9 +154,34 @@ SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
         pthread_mutex_unlock(&ctx_lock);
         shmemi_ctx_invalid(call, ctx);
     }
-    __atomic_store_n(&c->magic, 0, __ATOMIC_RELAXED);
-    c->next_free = ctx_free;
-    ctx_free = c;
+    ctx_release(c, SHMEMI_CTX_MAGIC_DESTROYED);
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+void shmemi_ctx_destroy_team(const char *call, struct shmemi_team *team) {
+    pthread_mutex_lock(&ctx_lock);
+    for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next)
+        for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
+            for (int g = 0; g < SHMEMI_CTX_GENERATIONS; g++) {
+                struct shmemi_ctx *c = &s->cell[i].generation[g];
+                if (c->magic != SHMEMI_CTX_MAGIC || c->team != team ||
+                    !(c->options & SHMEM_CTX_PRIVATE))
+                    continue;
+                pthread_mutex_unlock(&ctx_lock);
+                shmemi_fatal(call,
+                             "context %p was created on the team with SHMEM_CTX_PRIVATE and is "
+                             "not destroyed; destroy private contexts of a team before the team",
+                             (void *)shmemi_ctx_handle(c));
+            }
+    for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next)
+        for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
+            for (int g = 0; g < SHMEMI_CTX_GENERATIONS; g++) {
+                struct shmemi_ctx *c = &s->cell[i].generation[g];
+                if (c->magic != SHMEMI_CTX_MAGIC || c->team != team)
+                    continue;
+                shmem_ctx_quiet(shmemi_ctx_handle(c));
+                ctx_release(c, SHMEMI_CTX_MAGIC_TEAM_DESTROYED);
+            }
     pthread_mutex_unlock(&ctx_lock);
 }
 
@@ -131,7 +216,8 @@ static void ctx_module_finalize(void) {
         shmemi_host_shared_free(ctx_slabs);
         ctx_slabs = next;
     }
-    ctx_free = NULL;
+    free_head = NULL;
+    free_tail = &free_head;
     pthread_mutex_unlock(&ctx_lock);
 }
 

@@ -6,6 +6,12 @@
 
 #include "core/shmemi.h"
 
+/* The magic of a destroyed context object: by shmem_ctx_destroy, or by shmem_team_destroy of its
+ * team. Any value but SHMEMI_CTX_MAGIC makes device and host code refuse the handle; these two
+ * let host messages say why. */
+#define SHMEMI_CTX_MAGIC_DESTROYED 0x53484344u
+#define SHMEMI_CTX_MAGIC_TEAM_DESTROYED 0x53484358u
+
 /* The object behind SHMEM_CTX_DEFAULT (world team, no options). */
 extern struct shmemi_ctx shmemi_ctx_default;
 
@@ -16,8 +22,13 @@ extern struct shmemi_ctx shmemi_ctx_default;
 shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_team *team,
                                   int start, int stride, int n_pes, shmem_ctx_t *ctx_p);
 
+/* Completes and destroys every context created on team (shmem_team_destroy: OpenSHMEM 1.6
+ * destroys a team's shareable contexts with it); fatal, naming call, when one created with
+ * SHMEM_CTX_PRIVATE is still live (the user must destroy those first). Thread-safe. */
+void shmemi_ctx_destroy_team(const char *call, struct shmemi_team *team);
+
 /* Ends with a clear message: the library is not initialized, or ctx is SHMEM_CTX_INVALID,
- * destroyed, or not a context. */
+ * used after shmem_ctx_destroy or after shmem_team_destroy of its team, or not a context. */
 __attribute__((noreturn)) void shmemi_ctx_invalid(const char *call, shmem_ctx_t ctx);
 
 /* Ends with a clear message: pe is outside the context's team. */

@@ -429,6 +429,7 @@ void shmem_team_destroy(shmem_team_t team) {
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
         shmemi_fatal(call, "the predefined teams cannot be destroyed");
     shmemi_team_state_t *t = shmemi_team_get(call, team);
+    shmemi_ctx_destroy_team(call, team);
     /* Every member has finished reading this slot's exchange area before it is reused. */
     shmemi_team_barrier(t);
     t->in_use = 0;

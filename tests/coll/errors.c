@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv) {
     const char *what = argc > 1 ? argv[1] : "";
-    if (strcmp(what, "mismatch") == 0)
+    if (strncmp(what, "mismatch", 8) == 0)
         setenv("SHMEM_DEBUG", "1", 1);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
@@ -25,6 +25,18 @@ int main(int argc, char **argv) {
         shmem_long_fcollect(SHMEM_TEAM_WORLD, buf + 1, buf, 2);
     } else if (strcmp(what, "mismatch") == 0) {
         shmem_long_sum_reduce(SHMEM_TEAM_WORLD, buf + 32, buf, me == 0 ? 2 : 3);
+    } else if (strcmp(what, "overlap_bcast_root") == 0) {
+        /* Only the root's dest and source overlap, by part, over more than 2 MiB. */
+        size_t bytes = 3 << 20;
+        char *big = shmem_malloc(2 * bytes);
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, me == 0 ? big + bytes / 3 : big + bytes, big, bytes,
+                           0);
+    } else if (strcmp(what, "mismatch_rounds") == 0) {
+        /* Sizes that agree in the first two rounds of 2 MiB of the staged path; PE 0 has a third.
+         */
+        size_t bytes = me == 0 ? (5 << 20) : (4 << 20);
+        char *big = shmem_malloc(2 * (5 << 20));
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, big + (5 << 20), big, bytes, 0);
     } else if (strcmp(what, "not_in_set") == 0) {
         shmem_barrier(1, 0, n - 1, psync);
     } else if (strcmp(what, "destroy_world") == 0) {

@@ -28,6 +28,15 @@ if(SHMEM_GPU STREQUAL "none")
   pmix_test(malloc 4 $<TARGET_FILE:core_malloc>)
 endif()
 
+# A process started by a PE (fork + exec) inherits the job's PMIX_* variables; it runs as a job of
+# one PE instead of joining the job again, and the job goes on.
+add_executable(core_pmix_child pmix_child.c)
+target_link_libraries(core_pmix_child PRIVATE shmem)
+add_test(NAME core_pmix.child COMMAND ${_pmix_mpirun} -np 2 $<TARGET_FILE:core_pmix_child>)
+set_tests_properties(core_pmix.child PROPERTIES
+  PASS_REGULAR_EXPRESSION "child: PE 0 of 1.*parent: the child ran as a job of its own"
+  ENVIRONMENT "${_pmix_env}" TIMEOUT 60 LABELS "pe;pmix")
+
 # The bootstrap in use is PMIx, not a job of single PEs.
 add_test(NAME core_pmix.info COMMAND ${_pmix_mpirun} -np 2 $<TARGET_FILE:core_setup>)
 set_tests_properties(core_pmix.info PROPERTIES

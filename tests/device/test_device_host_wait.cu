@@ -140,8 +140,11 @@ template <typename T> static T *gpu_alloc(size_t n) {
     return (T *)gpu_test_zalloc((n ? n : 1) * sizeof(T));
 }
 
+/* A copy from pageable memory may return before the data lands, and the library's host calls
+ * are not ordered after GPU work in flight (docs/gpu.md): the copy is waited for. */
 template <typename T> static void to_gpu(T *dev, const T *host, size_t n) {
     GPU_CHECK(gpu_memcpy(dev, host, n * sizeof(T), gpu_memcpy_default));
+    GPU_CHECK(gpu_device_synchronize());
 }
 
 template <typename T> static void from_gpu(T *host, const T *dev, size_t n) {
@@ -154,10 +157,14 @@ template <typename T> static void fill(T *host, unsigned seed, int pe, size_t n)
         host[i] = (T)rnd(seed, pe, i);
 }
 
+/* Counts the elements that differ; prints the first one. */
 template <typename T> static long count_diff(const T *got, const T *want, size_t n) {
     long errors = 0;
-    for (size_t i = 0; i < n; i++)
-        errors += got[i] != want[i];
+    for (size_t i = 0; i < n; i++) {
+        if (got[i] != want[i] && errors++ == 0)
+            printf("PE %d: element %zu of %zu is %g, expected %g\n", shmem_my_pe(), i, n,
+                   (double)got[i], (double)want[i]);
+    }
     return errors;
 }
 

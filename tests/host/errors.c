@@ -29,6 +29,14 @@ int main(int argc, char **argv) {
     }
     if (strcmp(c, "team_pe") == 0) /* collective: a team of PE 0 alone */
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &team);
+    shmem_ctx_t team_ctx = SHMEM_CTX_INVALID;
+    if (strcmp(c, "ctx_team_destroyed") == 0 || strcmp(c, "ctx_team_private") == 0) {
+        /* Collective: a context on a team of every PE, then the team destroyed. */
+        long options = strcmp(c, "ctx_team_private") == 0 ? SHMEM_CTX_PRIVATE : 0;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &team);
+        CHECK(shmem_team_create_ctx(team, options, &team_ctx) == 0, "team_create_ctx");
+        shmem_team_destroy(team);
+    }
     if (shmem_my_pe() == 0) {
         int peer = 1 % shmem_n_pes();
         if (strcmp(c, "pe") == 0) {
@@ -40,6 +48,20 @@ int main(int argc, char **argv) {
             CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
             shmem_ctx_destroy(ctx);
             shmem_ctx_long_p(ctx, sym, 1, peer);
+        } else if (strcmp(c, "ctx_reused") == 0) {
+            /* The destroyed handle must not name the contexts created after it. */
+            shmem_ctx_t ctx, later;
+            CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
+            shmem_ctx_destroy(ctx);
+            for (int i = 0; i < 200; i++) {
+                CHECK(shmem_ctx_create(0, &later) == 0, "ctx_create");
+                CHECK(later != ctx, "context %d reuses the destroyed handle %p", i, (void *)ctx);
+                if (i < 199)
+                    shmem_ctx_destroy(later);
+            }
+            shmem_ctx_long_p(ctx, sym, 1, peer);
+        } else if (strcmp(c, "ctx_team_destroyed") == 0) {
+            shmem_ctx_long_p(team_ctx, sym, 1, peer);
         } else if (strcmp(c, "ctx_invalid") == 0) {
             shmem_ctx_putmem(SHMEM_CTX_INVALID, sym, src, 8, peer);
         } else if (strcmp(c, "ctx_default_destroy") == 0) {

@@ -310,6 +310,7 @@ static shmemi_status_t ipc_quiet(void) {
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .name = "ipc",
+    .host_loadable = 0,
     .init = ipc_init,
     .finalize = ipc_finalize,
     .segment_create = ipc_segment_create,

@@ -204,6 +204,7 @@ static shmemi_status_t shm_quiet(void) {
 
 const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .name = "shm",
+    .host_loadable = 1,
     .init = shm_init,
     .finalize = shm_finalize,
     .segment_create = shm_segment_create,
