@@ -1,6 +1,7 @@
 /* Collectives in a kernel (perftests alltoall_latency, fcollect_latency, bcast_latency,
- * reduction_latency): one block on each PE runs -n collectives on the world team back to back,
- * as one thread, one warp or the whole block (-s); microseconds per collective, PE 0's time.
+ * reduction_latency), on any number of PEs: one block on each PE runs -n collectives on the world
+ * team back to back, as one thread, one warp or the whole block (-s); microseconds per collective,
+ * PE 0's time.
  * Sizes as the perftests count them: alltoall and fcollect the bytes of dest (every PE's block),
  * bcast and reduction the bytes of one PE's source. Element type by -a: int32, int64 (default)
  * or all; reduction_latency takes -a OP, TYPE-OP, TYPE or all (OP: sum prod and or xor min max;
@@ -272,14 +273,14 @@ static bench_opts coll_defaults() {
 
 static bench_register reg_alltoall("alltoall_latency",
                                    "alltoall of the world team in a kernel, us (size: dest bytes)",
-                                   coll_defaults(), run_alltoall);
+                                   coll_defaults(), run_alltoall, true);
 static bench_register reg_fcollect("fcollect_latency",
                                    "fcollect of the world team in a kernel, us (size: dest bytes)",
-                                   coll_defaults(), run_fcollect);
+                                   coll_defaults(), run_fcollect, true);
 static bench_register reg_bcast("bcast_latency",
                                 "broadcast from PE 0 in a kernel, us (size: bytes per PE)",
-                                coll_defaults(), run_bcast);
+                                coll_defaults(), run_bcast, true);
 static bench_register reg_reduction("reduction_latency",
                                     "reduction of the world team in a kernel, us (size: bytes "
                                     "per PE)",
-                                    coll_defaults(), run_reduction);
+                                    coll_defaults(), run_reduction, true);

@@ -4,7 +4,7 @@
  *   C: M x N, row-major; bf16 in and out, fp32 accumulation on tensor cores; M = N = K = size.
  * Rows, microseconds from a barrier to the end on PE 0:
  *   gemm_ag  each PE computes its M/2 rows of C and both end with all of C.
- *            fused (ctx default, bypass): one persistent kernel; the epilogue of each 128 x 128
+ *            fused (ctx default, bypass): one persistent kernel; the epilogue of each 128 x 256
  *            tile writes it to this PE's C and puts it into the peer's C (putmem_nbi of the 16
  *            bytes each thread wrote), then one thread quiets and adds 1 to the peer's signal of
  *            that tile; once its tiles are done, each block waits for its share of the peer's.
@@ -18,8 +18,9 @@
  *            the partial products, putmem_on_stream of the peer's rows, barrier_all_on_stream and
  *            an add kernel.
  *   gemm     ours and cublas: the GEMM of gemm_ag alone, to show the GEMM's share of a gap.
- * The GEMM: 128 x 128 x 32 block tiles, 4-stage cp.async pipeline, 8 warps of 64 x 32, each
- * with ldmatrix and mma.sync m16n8k16, 2 blocks per SM. Inputs are multiples of 1/4 in [-1, 1],
+ * The GEMM (sm_90a): 128 x 256 x 64 block tiles, a 4-stage cp.async pipeline into the 128-byte
+ * swizzled layout, two warpgroups of 64 x 256, each with wgmma m64n256k16 from shared memory and
+ * one group in flight; one block per SM. Inputs are multiples of 1/4 in [-1, 1],
  * so every partial sum is exact in fp32: each variant's C is checked against cuBLAS's full
  * product before timing, within one bf16 rounding (the reduce-scatter's bf16 partials add one
  * more). */
@@ -34,29 +35,34 @@
 typedef __nv_bfloat16 gf_bf16;
 
 #define GF_BM 128
-#define GF_BN 128
-#define GF_BK 32
+#define GF_BN 256
+#define GF_BK 64 /* one 128-byte row of bf16 per k-tile row: the 128-byte swizzle's width */
 #define GF_STAGES 4
-#define GF_THREADS 256
-#define GF_LDS                                                                                     \
-    (GF_BK + 8)            /* row stride of a stage's A and B tiles, elements (no bank conflicts)  \
-                            */
+#define GF_THREADS 256 /* two warpgroups, each 64 rows of the tile */
+#define GF_A_BYTES (GF_BM * GF_BK * 2)
+#define GF_STAGE_BYTES ((GF_BM + GF_BN) * GF_BK * 2)
+#define GF_PIPE_BYTES (GF_STAGES * GF_STAGE_BYTES)
 #define GF_LDC (GF_BN + 8) /* row stride of the fp32 epilogue tile, floats */
-#define GF_STAGE_ELEMS ((GF_BM + GF_BN) * GF_LDS)
-#define GF_PIPE_BYTES (GF_STAGES * GF_STAGE_ELEMS * 2)
 #define GF_EPI_BYTES (GF_BM * GF_LDC * 4)
-#define GF_SMEM_BYTES (GF_PIPE_BYTES > GF_EPI_BYTES ? GF_PIPE_BYTES : GF_EPI_BYTES)
+/* The stages start 1024-byte aligned (the swizzle repeats every 8 rows of 128 bytes): room to
+ * align the dynamic shared memory. */
+#define GF_SMEM_BYTES ((GF_PIPE_BYTES > GF_EPI_BYTES ? GF_PIPE_BYTES : GF_EPI_BYTES) + 1024)
 #define GF_GROUP 16 /* tile rows per raster group: consecutive tiles share their B panel */
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "gemm_fused uses wgmma: compile it for sm_90a"
+#endif
 
 /* What the kernel does besides the GEMM. */
 #define GF_PLAIN 0 /* nothing */
 #define GF_AG 1    /* all-gather of the output tiles */
 #define GF_RS 2    /* reduce-scatter of the partial output tiles */
 
-/* A warp's accumulators: 4 x 4 mma tiles of 16 x 8 fp32 (rows 16 i, columns 8 j of its block). */
-typedef float gf_acc_t[4][4][4];
+/* A warpgroup's accumulators for its 64 x 256 part of the tile: thread t of the warpgroup holds,
+ * for each 8-column group j, columns 8 j + 2 (t % 4) + {0, 1} of rows 16 (t / 32) + t % 32 / 4
+ * (acc[4 j], acc[4 j + 1]) and 8 rows below (acc[4 j + 2], acc[4 j + 3]). */
+typedef float gf_acc_t[GF_BN / 2];
 
-/* Tile t of a tiles_m x tiles_n grid: row tm and column tn, in groups of GF_GROUP tile rows. */
 __device__ __forceinline__ void gf_tile(int t, int tiles_m, int tiles_n, int *tm, int *tn) {
     const int per_group = GF_GROUP * tiles_n, first = t / per_group * GF_GROUP;
     const int size = min(tiles_m - first, GF_GROUP), r = t % per_group;
@@ -65,98 +71,109 @@ __device__ __forceinline__ void gf_tile(int t, int tiles_m, int tiles_n, int *tm
 }
 
 /* The k-tile at k0 of A's rows m0.. and B's rows n0.. (row stride ld) into one pipeline stage,
- * 16 bytes per copy. */
-__device__ __forceinline__ void gf_load_stage(gf_bf16 *stage, const gf_bf16 *A, const gf_bf16 *B,
-                                              int ld, int m0, int n0, int k0) {
-    gf_bf16 *sa = stage, *sb = stage + GF_BM * GF_LDS;
-    for (int c = threadIdx.x; c < GF_BM * GF_BK / 8; c += GF_THREADS) {
-        const int r = c / (GF_BK / 8), e = c % (GF_BK / 8) * 8;
-        __pipeline_memcpy_async(sa + r * GF_LDS + e, A + (size_t)(m0 + r) * ld + k0 + e, 16);
-    }
-    for (int c = threadIdx.x; c < GF_BN * GF_BK / 8; c += GF_THREADS) {
-        const int r = c / (GF_BK / 8), e = c % (GF_BK / 8) * 8;
-        __pipeline_memcpy_async(sb + r * GF_LDS + e, B + (size_t)(n0 + r) * ld + k0 + e, 16);
+ * 16 bytes per copy: each operand's rows of 128 bytes one after the other, chunk c of row r at
+ * chunk c ^ (r % 8) (the 128-byte swizzle that the wgmma descriptors name). */
+__device__ __forceinline__ void gf_load_stage(unsigned char *stage, const gf_bf16 *A,
+                                              const gf_bf16 *B, int ld, int m0, int n0, int k0) {
+    for (int c = threadIdx.x; c < (GF_BM + GF_BN) * 8; c += GF_THREADS) {
+        const int r = c / 8, ch = c % 8, swz = ((ch ^ (r % 8)) * 16);
+        const gf_bf16 *src =
+            r < GF_BM ? A + (size_t)(m0 + r) * ld : B + (size_t)(n0 + r - GF_BM) * ld;
+        __pipeline_memcpy_async(stage + r * 128 + swz, src + k0 + ch * 8, 16);
     }
 }
 
-/* Four 8 x 8 bf16 matrices from shared memory: lanes 8 i .. 8 i + 7 give the row addresses of
- * matrix i; lane l receives elements (l / 4, 2 (l % 4) + {0, 1}) of matrix i in r[i]. */
-__device__ __forceinline__ void gf_ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr)
-                 : "memory");
+/* The descriptor of a K-major operand at shared address saddr in the layout above: rows of 128
+ * bytes with the 128-byte swizzle, 8-row groups 1024 bytes apart. */
+__device__ __forceinline__ uint64_t gf_desc(uint32_t saddr) {
+    return (uint64_t)((saddr & 0x3ffff) >> 4) | (uint64_t)1 << 16 | (uint64_t)(1024 >> 4) << 32 |
+           (uint64_t)1 << 62;
 }
 
-/* d += a b for one 16 x 8 x 16 tile: a row-major (16 x 16), b column-major (16 x 8), fp32 d. */
-__device__ __forceinline__ void gf_mma(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
-                                       uint32_t b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
-                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+/* acc (64 x 256, fp32) += A (64 x 16) B^T (256 x 16), both operands described in shared memory. */
+__device__ __forceinline__ void gf_wgmma(float (&d)[128], uint64_t da, uint64_t db) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, "
+        "%37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, "
+        "%55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, "
+        "%73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, "
+        "%91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, "
+        "%107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, "
+        "%122, %123, %124, %125, %126, %127}, "
+        "%128, %129, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+          "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+          "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+          "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+          "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+          "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(da), "l"(db));
 }
 
-/* acc = A[m0..m0+128) B[n0..n0+128)^T over kdim columns (row stride ld). Warp w holds the 64 x 32
- * block at rows 64 (w / 4) and columns 32 (w % 4) of the tile. Returns with the pipeline drained
- * and every warp done with shared memory. */
-__device__ __forceinline__ void gf_mainloop(gf_acc_t &acc, gf_bf16 *smem, const gf_bf16 *A,
+/* acc = A[m0..m0+128) B[n0..n0+256)^T over kdim columns (row stride ld); warpgroup g computes
+ * rows 64 g on. Stages are loaded GF_STAGES - 2 k-tiles ahead, so that one group of wgmma stays
+ * in flight while the next stage is issued: the stage a load overwrites was read by the group
+ * before the last, which every warpgroup has waited for before the barrier. Returns with the
+ * pipeline drained and every warp done with shared memory. */
+__device__ __forceinline__ void gf_mainloop(gf_acc_t &acc, unsigned char *smem, const gf_bf16 *A,
                                             const gf_bf16 *B, int ld, int kdim, int m0, int n0) {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, wm = warp / 4, wn = warp % 4;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            for (int v = 0; v < 4; v++)
-                acc[i][j][v] = 0.0f;
-    /* ldmatrix row addresses of this lane. A (16 x 16 at rows 16 i): matrices (rows 0-7, k 0-7),
-     * (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15) are a0..a3 of the mma. B (rows
-     * n, k contiguous; 16 n at a time): matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
-     * (n 8-15, k 8-15) are b0, b1 of the first n8 tile, then of the second. */
-    const int a_off = (wm * 64 + lane % 16) * GF_LDS + lane / 16 * 8;
-    const int b_off =
-        GF_BM * GF_LDS + (wn * 32 + lane % 8 + lane / 16 * 8) * GF_LDS + lane / 8 % 2 * 8;
-    const int ktiles = kdim / GF_BK;
-    for (int s = 0; s < GF_STAGES - 1; s++) {
+    const int ahead = GF_STAGES - 2, ktiles = kdim / GF_BK;
+    for (int i = 0; i < GF_BN / 2; i++)
+        acc[i] = 0.0f;
+    for (int s = 0; s < ahead; s++) {
         if (s < ktiles)
-            gf_load_stage(smem + s * GF_STAGE_ELEMS, A, B, ld, m0, n0, s * GF_BK);
+            gf_load_stage(smem + s * GF_STAGE_BYTES, A, B, ld, m0, n0, s * GF_BK);
         __pipeline_commit();
     }
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
     for (int kt = 0; kt < ktiles; kt++) {
-        /* Stage kt has landed (this thread's copies, then everyone's), and every warp is done
-         * with the stage that the next copy overwrites (the one computed in iteration kt - 1). */
-        __pipeline_wait_prior(GF_STAGES - 2);
+        /* This thread's copies of stage kt have landed; made visible to the wgmma (async proxy)
+         * reads, then everyone's. */
+        __pipeline_wait_prior(ahead - 1);
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         __syncthreads();
-        const int next = kt + GF_STAGES - 1;
+        const int next = kt + ahead;
         if (next < ktiles)
-            gf_load_stage(smem + next % GF_STAGES * GF_STAGE_ELEMS, A, B, ld, m0, n0, next * GF_BK);
+            gf_load_stage(smem + next % GF_STAGES * GF_STAGE_BYTES, A, B, ld, m0, n0, next * GF_BK);
         __pipeline_commit();
-        const uint32_t stage =
-            (uint32_t)__cvta_generic_to_shared(smem + kt % GF_STAGES * GF_STAGE_ELEMS);
-        for (int kk = 0; kk < GF_BK; kk += 16) {
-            uint32_t a[4][4], b[2][4];
-            for (int i = 0; i < 4; i++)
-                gf_ldmatrix_x4(a[i], stage + 2 * (a_off + i * 16 * GF_LDS + kk));
-            for (int j = 0; j < 2; j++)
-                gf_ldmatrix_x4(b[j], stage + 2 * (b_off + j * 16 * GF_LDS + kk));
-            for (int i = 0; i < 4; i++)
-                for (int j = 0; j < 4; j++)
-                    gf_mma(acc[i][j], a[i], b[j / 2][j % 2 * 2], b[j / 2][j % 2 * 2 + 1]);
-        }
+        const uint32_t stage = base + kt % GF_STAGES * GF_STAGE_BYTES;
+        const uint32_t a = stage + threadIdx.x / 128 * 64 * 128, b = stage + GF_A_BYTES;
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        for (int kk = 0; kk < GF_BK / 16; kk++)
+            gf_wgmma(acc, gf_desc(a + kk * 32), gf_desc(b + kk * 32));
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
     }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     __pipeline_wait_prior(0);
     __syncthreads();
 }
 
-/* The tile in acc into shared memory as a row-major fp32 tile (row stride GF_LDC). Lane l of a
- * warp holds, for mma tile (i, j), columns 2 (l % 4) + {0, 1} of rows l / 4 (acc[i][j][0..1]) and
- * l / 4 + 8 (acc[i][j][2..3]). Returns after a block barrier. */
+/* The tile in acc into shared memory as a row-major fp32 tile (row stride GF_LDC). Returns after
+ * a block barrier. */
 __device__ __forceinline__ void gf_stage_tile(const gf_acc_t &acc, float *cs) {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, wm = warp / 4, wn = warp % 4;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            const int r = wm * 64 + i * 16 + lane / 4, c = wn * 32 + j * 8 + lane % 4 * 2;
-            *(float2 *)(cs + r * GF_LDC + c) = make_float2(acc[i][j][0], acc[i][j][1]);
-            *(float2 *)(cs + (r + 8) * GF_LDC + c) = make_float2(acc[i][j][2], acc[i][j][3]);
-        }
+    const int t = threadIdx.x % 128, r = threadIdx.x / 128 * 64 + t / 32 * 16 + t % 32 / 4;
+    for (int j = 0; j < GF_BN / 8; j++) {
+        const int c = j * 8 + t % 4 * 2;
+        *(float2 *)(cs + r * GF_LDC + c) = make_float2(acc[4 * j], acc[4 * j + 1]);
+        *(float2 *)(cs + (r + 8) * GF_LDC + c) = make_float2(acc[4 * j + 2], acc[4 * j + 3]);
+    }
     __syncthreads();
 }
 
@@ -215,16 +232,16 @@ __device__ __forceinline__ void gf_write_tile(const float *cs, gf_bf16 *dst, int
  *             returns once the peer's tiles all arrived (sig[t] >= epoch).
  *   GF_RS:    partial products over kdim. First the peer's half: tile t is staged contiguous in
  *             the rows of C that this PE does not own and put, with the signal sig[t] = epoch, as
- *             tile t of the peer's R (R holds 128 x 128 tiles one after the other). Then this
+ *             tile t of the peer's R (R holds 128 x 256 tiles one after the other). Then this
  *             PE's half: each tile waits for its sig, adds the peer's partial from R and goes to
  *             C. */
 template <int Mode>
-__global__ void __launch_bounds__(GF_THREADS, 2)
+__global__ void __launch_bounds__(GF_THREADS, 1)
     gf_gemm_kernel(const gf_bf16 *A, const gf_bf16 *B, int ld, int kdim, gf_bf16 *C, gf_bf16 *R,
                    int half, int N, int me, int nparts, uint64_t *sig, uint64_t epoch,
                    bl_ctx_t ctx) {
     extern __shared__ __align__(128) unsigned char gf_smem[];
-    gf_bf16 *smem = (gf_bf16 *)gf_smem;
+    unsigned char *smem = gf_smem + (-__cvta_generic_to_shared(gf_smem) & 1023);
     const int peer = 1 - me, tiles_m = half / GF_BM, tiles_n = N / GF_BN;
     const int tiles = tiles_m * tiles_n;
     const size_t tile_elems = (size_t)GF_BM * GF_BN;
@@ -366,10 +383,10 @@ static int run_gemm_fused(const bench_opts &o) {
         ctxs.push_back({"bypass", bypass});
     const int me = bench.me, peer = 1 - me;
     for (size_t size : sizes) {
-        if (size % (2 * GF_BM) != 0) {
+        if (size % (2 * GF_BM) != 0 || size % GF_BN != 0) {
             if (me == 0)
-                fprintf(stderr, "gemm_fused: size %zu skipped: not a multiple of %d\n", size,
-                        2 * GF_BM);
+                fprintf(stderr, "gemm_fused: size %zu skipped: not a multiple of %d and %d\n", size,
+                        2 * GF_BM, GF_BN);
             continue;
         }
         const int n = (int)size, half = n / 2, row0 = me * half;

@@ -71,7 +71,7 @@ def nvshmem_home():
 def build(out, env, shmem_src, logf, parts=("libshmem", "nvshmem", "copy", "nccl"),
           targets=("shmem", "shmemrun")):
     """Builds libshmem (its CMake targets), both drivers, the copy probe and NCCL's all-reduce
-    (those of parts), in parallel where they are independent."""
+    (those of parts), in parallel where they are independent, all within 900 s."""
     lib_build = os.path.join(out, "build-libshmem")
     jobs = str(os.cpu_count() or 8)
     t0 = time.monotonic()
@@ -89,11 +89,17 @@ def build(out, env, shmem_src, logf, parts=("libshmem", "nvshmem", "copy", "nccl
     for part in ("nvshmem", "copy", "nccl"):
         commands[part] = ["bash", os.path.join(HERE, "build"), part, out]
     procs = {name: subprocess.Popen(commands[name], stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True, env=env)
+                                    stderr=subprocess.STDOUT, text=True, env=env,
+                                    start_new_session=True)
              for name in parts}
     ok = {name: False for name in commands}
+    deadline = time.monotonic() + 900
     for name, p in procs.items():
-        text, _ = p.communicate(timeout=600)
+        try:
+            text, _ = p.communicate(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            text = p.communicate()[0] + "\ntimed out after 900 s"
         logf.write(f"=== build {name} (rc {p.returncode})\n{text}\n")
         ok[name] = p.returncode == 0
         log(f"build {name}: {'ok' if ok[name] else 'FAILED'}" +
