@@ -34,7 +34,7 @@ static shmemi_status_t single_finalize(void) {
     return SHMEMI_OK;
 }
 
-static const shmemi_bootstrap_ops_t single_ops = {
+const shmemi_bootstrap_ops_t shmemi_bootstrap_single = {
     .name = "single",
     .allgather = single_allgather,
     .barrier = single_barrier,
@@ -178,5 +178,5 @@ void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p) {
     refuse_foreign_launcher();
     *my_pe_p = 0;
     *n_pes_p = 1;
-    shmemi_bootstrap = &single_ops;
+    shmemi_bootstrap = &shmemi_bootstrap_single;
 }

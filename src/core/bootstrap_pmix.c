@@ -195,32 +195,6 @@ static void check_one_node(int n_pes) {
     free(all);
 }
 
-/* A job of one PE, for a process started by a PE of a PMIx job. */
-static shmemi_status_t alone_allgather(const void *in, void *out, size_t len) {
-    memmove(out, in, len);
-    return SHMEMI_OK;
-}
-
-static shmemi_status_t alone_barrier(void) {
-    return SHMEMI_OK;
-}
-
-static shmemi_status_t alone_global_exit(int status) {
-    exit(status);
-}
-
-static shmemi_status_t alone_finalize(void) {
-    return SHMEMI_OK;
-}
-
-static const shmemi_bootstrap_ops_t alone_ops = {
-    .name = "single (started by a PE of a PMIx job)",
-    .allgather = alone_allgather,
-    .barrier = alone_barrier,
-    .global_exit = alone_global_exit,
-    .finalize = alone_finalize,
-};
-
 /* "<PMIX_NAMESPACE>:<PMIX_RANK>:" into buf; 0 when it does not fit. */
 static int mark_prefix(char *buf, size_t size) {
     int n = snprintf(buf, size, "%s:%s:", getenv("PMIX_NAMESPACE"), getenv("PMIX_RANK"));
@@ -251,7 +225,7 @@ const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pe
                          getenv("PMIX_NAMESPACE"));
         *my_pe_p = 0;
         *n_pes_p = 1;
-        return &alone_ops;
+        return &shmemi_bootstrap_single;
     }
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS)

@@ -7,7 +7,12 @@
 
 /* Connects to the PMIx server of the launcher, returns this PE and the number of PEs, sets
  * SHMEM_LOCAL_RANK from the PMIx local rank when unset, and checks that every PE runs on this
- * node. Fails the job on error. */
+ * node. A process started by a PE of a PMIx job (it inherits the PE's PMIX_* variables and its
+ * SHMEM_PMIX_PE mark) gets shmemi_bootstrap_single instead: a job of one PE. Fails the job on
+ * error. */
 const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pes_p);
+
+/* The bootstrap of a job of one PE (bootstrap.c). */
+extern const shmemi_bootstrap_ops_t shmemi_bootstrap_single;
 
 #endif

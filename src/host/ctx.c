@@ -124,7 +124,6 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
     struct shmemi_ctx_cell *cell = cell_take();
     struct shmemi_ctx *c = &cell->generation[cell->next_generation];
     cell->next_generation = (cell->next_generation + 1) % SHMEMI_CTX_GENERATIONS;
-    c->next_free = NULL;
     c->options = options;
     c->bypass = (options & SHMEMX_CTX_BYPASS) != 0;
     c->team = team;

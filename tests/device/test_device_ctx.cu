@@ -2,10 +2,10 @@
  * and reads a team context's object for its PE translation, so the context objects must be memory
  * the GPU can read. For a BYPASS context, a NOSTORE context, a context of a team and
  * SHMEM_CTX_DEFAULT: a put + quiet + signal_add and a put_signal to the next PE on the context, a
- * wait for both signals, and a check of the payload. The contexts are destroyed and created again,
- * so that reused objects are covered too. Then the per-thread tracking that lets a BYPASS fence or
- * quiet skip its system fence: the slot states after puts and fences, a second launch, and data
- * ordered by such fences. */
+ * wait for both signals, and a check of the payload. The contexts are destroyed and created again
+ * (in other slots or generations of the context table). Then the per-thread tracking that lets a
+ * BYPASS fence or quiet skip its system fence: the slot states after puts and fences, a second
+ * launch, and data ordered by such fences. */
 #include <stdint.h>
 #include <time.h>
 

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-/* Marks a live context; cleared when the context is destroyed. */
+/* Marks a live context; a destroyed one holds another value (src/host/ctx_internal.h). */
 #define SHMEMI_CTX_MAGIC 0x53484354u
 
 #define SHMEMI_CTX_TAG_BYPASS ((uintptr_t)1)
@@ -40,7 +40,6 @@ struct shmemi_ctx {
     int team_stride;
     int team_n_pes;
     int reserved;
-    struct shmemi_ctx *next_free; /* the library's free list of context objects */
 };
 
 #endif

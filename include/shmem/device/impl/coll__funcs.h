@@ -87,7 +87,7 @@ SHMEMI_DI int shmemi_dalltoall(const char *call, shmem_team_t team, void *dest, 
     const shmemi_dteam t = shmemi_dteam_get(call, team);
     char *d = (char *)dest + (size_t)t.index * block;
     for (int k = 1; k <= t.size; k++) {
-        const int j = (t.index + k) % t.size;
+        const int j = shmemi_ring_next(t.index, k, t.size);
         shmemi_dcoll_put<Group>(call, t, j, d, (const char *)source + (size_t)j * block, block);
     }
     shmemi_dteam_sync<Group>(call, t);
@@ -101,7 +101,7 @@ SHMEMI_DI int shmemi_dfcollect(const char *call, shmem_team_t team, void *dest, 
     const shmemi_dteam t = shmemi_dteam_get(call, team);
     char *d = (char *)dest + (size_t)t.index * block;
     for (int k = 1; k <= t.size; k++)
-        shmemi_dcoll_put<Group>(call, t, (t.index + k) % t.size, d, source, block);
+        shmemi_dcoll_put<Group>(call, t, shmemi_ring_next(t.index, k, t.size), d, source, block);
     shmemi_dteam_sync<Group>(call, t);
     return 0;
 }
@@ -115,7 +115,7 @@ SHMEMI_DI int shmemi_dbroadcast(const char *call, shmem_team_t team, void *dest,
         shmemi_dfatal_root(call, root, t.size);
     if (t.index == root)
         for (int k = 1; k <= t.size; k++)
-            shmemi_dcoll_put<Group>(call, t, (t.index + k) % t.size, dest, source, n);
+            shmemi_dcoll_put<Group>(call, t, shmemi_ring_next(t.index, k, t.size), dest, source, n);
     shmemi_dteam_sync<Group>(call, t);
     return 0;
 }
@@ -209,7 +209,7 @@ SHMEMI_DI int shmemi_dreduce(const char *call, Op, shmem_team_t team, T *dest, c
                                (size_t)(epoch & 1) * (size_t)shmemi_dstate.n_pes * slot;
             T *my_row = (T *)(rows + (size_t)t.index * slot);
             for (int k = 1; k < t.size; k++) {
-                const int pe = shmemi_dteam_pe(t, (t.index + k) % t.size);
+                const int pe = shmemi_dteam_pe(t, shmemi_ring_next(t.index, k, t.size));
                 shmemi_dcopy<0, 0, Group>(shmemi_dremote(call, my_row, count * sizeof(T), pe),
                                           source + off, count * sizeof(T));
             }

@@ -347,6 +347,14 @@ SHMEMI_DI uint64_t shmemi_clock_ns() {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+/* The calling thread's lane in its warp (one register read; equal to its linear thread index in
+ * the block modulo the warp size) and the warp size, known at compile time. */
+#define SHMEMI_WARP_SIZE 32
+SHMEMI_DI int shmemi_lane_id() {
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return (int)lane;
+}
 /* The launch number of the calling grid: distinct for every grid launched in this CUDA context. */
 SHMEMI_DI uint64_t shmemi_grid_id() {
     uint64_t g;
@@ -486,6 +494,11 @@ template <int Scope, typename CT> SHMEMI_DI CT shmemi_ptx_atom_cas_relaxed(CT *p
     return c;
 }
 
+/* The calling thread's lane in its wavefront and the wavefront size. */
+#define SHMEMI_WARP_SIZE warpSize
+SHMEMI_DI int shmemi_lane_id() {
+    return (int)__lane_id();
+}
 SHMEMI_DI uint64_t shmemi_clock_ns() {
     return wall_clock64() * 10; /* 100 MHz constant clock */
 }

@@ -111,8 +111,12 @@ template <int Bypass> SHMEMI_DI void shmemi_dstore(shmemi_vec16_t *p, shmemi_vec
 
 /* Copies n bytes with the group's threads, in the widest unit both addresses allow. Words of
  * one copy are performed in no fixed order. Each thread issues SHMEMI_COPY_UNROLL loads before
- * their stores, so that several loads are in flight per thread (bandwidth of large puts). */
+ * their stores, so that several loads are in flight per thread (bandwidth of large puts: the
+ * block-form put reaches NVSHMEM's bandwidth at 4). A build may set the depth with
+ * -DSHMEMI_COPY_UNROLL=N to measure its effect on a workload. */
+#ifndef SHMEMI_COPY_UNROLL
 #define SHMEMI_COPY_UNROLL 4
+#endif
 template <int LoadBypass, int StoreBypass, int Group, typename U>
 SHMEMI_DI void shmemi_dcopy_units(U *dst, const U *src, size_t n_units) {
     const size_t rank = (size_t)shmemi_group_rank<Group>();
@@ -401,6 +405,13 @@ template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int 
 /* ---- barrier ----------------------------------------------------------------------------------
  */
 
+/* (base + k) mod n for base in [0, n) and k in [0, n], without a division: the peer loops of the
+ * barrier and the collectives run on one thread's critical path. */
+SHMEMI_DI int shmemi_ring_next(int base, int k, int n) {
+    const int j = base + k;
+    return j >= n ? j - n : j;
+}
+
 /* Every PE writes its epoch into its word of every peer's flag array, then waits until every
  * peer's word there reaches the epoch. One system-scope fence first (sequentially consistent for
  * barrier, which includes quiet; release for sync) makes the relaxed flag stores releases; the
@@ -415,12 +426,12 @@ template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
     uint64_t epoch = *shmemi_dstate.barrier_epoch + 1;
     *shmemi_dstate.barrier_epoch = epoch;
     for (int i = 1; i < n; i++) {
-        int pe = (me + i) % n;
+        int pe = shmemi_ring_next(me, i, n);
         uint64_t *r = (uint64_t *)shmemi_dremote(call, flags + me, sizeof(uint64_t), pe);
         shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(r, epoch);
     }
     for (int i = 1; i < n; i++) {
-        int pe = (me + i) % n;
+        int pe = shmemi_ring_next(me, i, n);
         shmemi_dwait_until<0>(call, (const uint64_t *)(flags + pe), SHMEM_CMP_GE, epoch);
     }
 }

@@ -38,16 +38,20 @@ static shmemi_dstate_registration shmemi_dstate_registration_object;
 #define SHMEMI_GROUP_WARP 1
 #define SHMEMI_GROUP_BLOCK 2
 
+/* A warp's rank is the lane register and its size a constant, so that the group forms' loops cost
+ * no division and index by shifts: their setup is on the critical path of small collectives. */
 template <int Group> SHMEMI_DI int shmemi_group_rank() {
     if (Group == SHMEMI_GROUP_THREAD)
         return 0;
-    int t = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-    return Group == SHMEMI_GROUP_WARP ? t % warpSize : t;
+    if (Group == SHMEMI_GROUP_WARP)
+        return shmemi_lane_id();
+    return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 }
 template <int Group> SHMEMI_DI int shmemi_group_size() {
     if (Group == SHMEMI_GROUP_THREAD)
         return 1;
-    return Group == SHMEMI_GROUP_WARP ? warpSize : (int)(blockDim.x * blockDim.y * blockDim.z);
+    return Group == SHMEMI_GROUP_WARP ? SHMEMI_WARP_SIZE
+                                      : (int)(blockDim.x * blockDim.y * blockDim.z);
 }
 template <int Group> SHMEMI_DI void shmemi_group_sync() {
     if (Group == SHMEMI_GROUP_BLOCK)
