@@ -7,4 +7,9 @@
 /* The library's copy of the device state (valid after shmem_init on a GPU build). */
 const shmemi_device_state_t *shmemi_device_state(void);
 
+/* The record of kernel errors and the host thread that prints them (report.cu): started by the
+ * device module's init, stopped by its finalize once the GPU is idle. */
+shmemi_dreport_t *shmemi_device_report_start(void);
+void shmemi_device_report_stop(void);
+
 #endif

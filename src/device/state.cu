@@ -120,6 +120,7 @@ static shmemi_status_t device_init(void) {
                      "cannot allocate %zu bytes of GPU memory for BYPASS tracking: %s", track_bytes,
                      gpu_get_error_string(gpu_get_last_error()));
 #endif
+    state.report = shmemi_device_report_start();
     state.initialized = 1;
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < n_registered; i++)
@@ -135,6 +136,7 @@ static void device_finalize(void) {
     if (!state.initialized)
         return;
     (void)gpu_device_synchronize();
+    shmemi_device_report_stop();
     (void)gpu_free(state.barrier_epoch);
     shmemi_heap_free(state.coll_scratch);
     if (state.bypass_track)

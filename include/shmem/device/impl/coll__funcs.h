@@ -19,18 +19,14 @@ struct shmemi_dteam {
     int start, stride, size, index;
 };
 
-static __device__ __noinline__ void shmemi_dfatal_team(const char *call, shmem_team_t team) {
-    if (team == SHMEM_TEAM_INVALID) {
-        SHMEMI_DEVICE_REPORT(call, "%s", "team is SHMEM_TEAM_INVALID");
-    } else {
-        SHMEMI_DEVICE_REPORT(call,
-                             "team %d was made by shmem_team_split_*: kernels take only "
-                             "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED",
-                             (int)(intptr_t)team);
-    }
+SHMEMI_DI void shmemi_dfatal_team(const char *call, shmem_team_t team) {
+    if (team == SHMEM_TEAM_INVALID)
+        shmemi_dfatal_message(call, "team is SHMEM_TEAM_INVALID");
+    else
+        shmemi_dfatal(SHMEMI_DFATAL_SPLIT_TEAM, call, NULL, NULL, (long long)(intptr_t)team, 0);
 }
-static __device__ __noinline__ void shmemi_dfatal_root(const char *call, int root, int size) {
-    SHMEMI_DEVICE_REPORT(call, "PE_root %d out of range [0, %d) of the team", root, size);
+SHMEMI_DI void shmemi_dfatal_root(const char *call, int root, int size) {
+    shmemi_dfatal(SHMEMI_DFATAL_ROOT, call, NULL, NULL, root, size);
 }
 
 /* SHMEM_TEAM_SHARED: every PE when this GPU maps every peer's heap (one node), else the caller. */

@@ -79,31 +79,71 @@ template <int Group> SHMEMI_DI bool shmemi_group_any(bool pred) {
 }
 #endif
 
-/* Error reports: the standard message with the calling thread's coordinates, then the kernel
- * stops. Kept out of line so that the operations' fast paths stay small. */
-#define SHMEMI_DEVICE_REPORT(call, fmt, ...)                                                       \
-    printf("libshmem: PE %d: %s: " fmt " (block (%d,%d,%d), thread (%d,%d,%d))\n",                 \
-           shmemi_dstate.my_pe, call, __VA_ARGS__, (int)blockIdx.x, (int)blockIdx.y,               \
-           (int)blockIdx.z, (int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z);                 \
-    shmemi_trap()
-static __device__ __noinline__ void shmemi_dfatal_message(const char *call, const char *what) {
-    SHMEMI_DEVICE_REPORT(call, "%s", what);
+/* Error reports. The report is inline code with no call in it: a call anywhere in a kernel makes
+ * ptxas serialize the kernel's wgmma (warning C7510), and printf is a call. The thread fills this
+ * PE's record in mapped host memory (state__types.h), the host's watcher prints the standard
+ * message with the thread's coordinates, and the kernel stops. */
+SHMEMI_DI void shmemi_dreport_text(char *to, const char *from) {
+    int i = 0;
+    for (; from != NULL && from[i] != '\0' && i < SHMEMI_DREPORT_TEXT - 1; i++)
+        to[i] = from[i];
+    to[i] = '\0';
 }
-static __device__ __noinline__ void shmemi_dfatal_pe(const char *call, int pe) {
-    SHMEMI_DEVICE_REPORT(call, "PE %d out of range [0, %d)", pe, shmemi_dstate.n_pes);
+#if defined(SHMEMI_ISA_PROBE)
+/* scripts/check-isa's rules look at each operation's own instructions; there the report is a bare
+ * trap, since its claim and release on host memory would match every rule. check-isa also
+ * compiles the probes without this and checks that no kernel calls anything. */
+SHMEMI_DI void shmemi_dfatal(int, const char *, const char *, const void *, long long, long long) {
+    shmemi_trap();
 }
-static __device__ __noinline__ void shmemi_dfatal_address(const char *call, const void *addr,
-                                                          size_t len) {
-    SHMEMI_DEVICE_REPORT(call, "address %p (%llu bytes) is not in the symmetric heap", addr,
-                         (unsigned long long)len);
+#else
+SHMEMI_DI void shmemi_dfatal(int kind, const char *call, const char *what, const void *addr,
+                             long long a, long long b) {
+    shmemi_dreport_t *r = shmemi_dstate.report;
+    if (r == NULL) {
+        shmemi_trap();
+        return;
+    }
+    if (shmemi_ptx_atom_cas_relaxed<SHMEMI_SCOPE_SYSTEM>(
+            &r->state, SHMEMI_DREPORT_EMPTY, SHMEMI_DREPORT_WRITING) == SHMEMI_DREPORT_EMPTY) {
+        r->kind = kind;
+        r->block[0] = (int32_t)blockIdx.x;
+        r->block[1] = (int32_t)blockIdx.y;
+        r->block[2] = (int32_t)blockIdx.z;
+        r->thread[0] = (int32_t)threadIdx.x;
+        r->thread[1] = (int32_t)threadIdx.y;
+        r->thread[2] = (int32_t)threadIdx.z;
+        r->addr = (uint64_t)(uintptr_t)addr;
+        r->a = a;
+        r->b = b;
+        shmemi_dreport_text(r->call, call);
+        shmemi_dreport_text(r->what, what);
+        shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(&r->state, SHMEMI_DREPORT_READY);
+    }
+    /* Every failing thread waits until the report is printed: a trap ends the whole grid, also
+     * the thread that is still writing the record. */
+    const uint64_t start = shmemi_clock_ns();
+    while (shmemi_ld_relaxed<SHMEMI_SCOPE_SYSTEM>(&r->state) != SHMEMI_DREPORT_SEEN &&
+           shmemi_clock_ns() - start < SHMEMI_DREPORT_WAIT_NS)
+        shmemi_pause();
+    shmemi_trap();
 }
-static __device__ __noinline__ void shmemi_dfatal_unreachable(const char *call, const void *addr,
-                                                              int pe) {
-    SHMEMI_DEVICE_REPORT(call, "address %p on PE %d is not reachable from this GPU", addr, pe);
+#endif
+SHMEMI_DI void shmemi_dfatal_message(const char *call, const char *what) {
+    shmemi_dfatal(SHMEMI_DFATAL_MESSAGE, call, what, NULL, 0, 0);
 }
-static __device__ __noinline__ void shmemi_dfatal_timeout(const char *call, const void *addr) {
-    SHMEMI_DEVICE_REPORT(call, "wait on address %p timed out after %llu ms", addr,
-                         (unsigned long long)(shmemi_dstate.timeout_ns / 1000000));
+SHMEMI_DI void shmemi_dfatal_pe(const char *call, int pe) {
+    shmemi_dfatal(SHMEMI_DFATAL_PE, call, NULL, NULL, pe, shmemi_dstate.n_pes);
+}
+SHMEMI_DI void shmemi_dfatal_address(const char *call, const void *addr, size_t len) {
+    shmemi_dfatal(SHMEMI_DFATAL_ADDRESS, call, NULL, addr, (long long)len, 0);
+}
+SHMEMI_DI void shmemi_dfatal_unreachable(const char *call, const void *addr, int pe) {
+    shmemi_dfatal(SHMEMI_DFATAL_UNREACHABLE, call, NULL, addr, pe, 0);
+}
+SHMEMI_DI void shmemi_dfatal_timeout(const char *call, const void *addr) {
+    shmemi_dfatal(SHMEMI_DFATAL_TIMEOUT, call, NULL, addr,
+                  (long long)(shmemi_dstate.timeout_ns / 1000000), 0);
 }
 
 SHMEMI_DI void shmemi_dcheck_pe(const char *call, int pe) {
@@ -114,8 +154,15 @@ SHMEMI_DI void shmemi_dcheck_symmetric(const char *call, const void *addr, size_
     if (!SHMEM_DEVICE_CHECKS)
         return;
     const char *a = (const char *)addr;
-    if (!shmemi_dstate.initialized)
-        shmemi_dfatal_message(call, "called before shmem_init");
+    /* Before shmem_init there is no record and no watcher: this check (a debug build's) prints
+     * from the device. */
+    if (!shmemi_dstate.initialized) {
+        printf("libshmem: PE ?: %s: called before shmem_init (block (%d,%d,%d), thread "
+               "(%d,%d,%d))\n",
+               call, (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x,
+               (int)threadIdx.y, (int)threadIdx.z);
+        shmemi_trap();
+    }
     if (a < shmemi_dstate.heap_base || len > shmemi_dstate.heap_size ||
         (size_t)(a - shmemi_dstate.heap_base) > shmemi_dstate.heap_size - len)
         shmemi_dfatal_address(call, addr, len);

@@ -22,6 +22,37 @@
  * (shmem/device/impl/ops__funcs.h): 2^20 words of local device memory, CUDA only. */
 #define SHMEMI_TRACK_SLOTS_LOG2 20
 
+/* A kernel's fatal error, for the host to print: a record in host memory mapped into the GPU.
+ * The first thread of this PE that fails claims it (EMPTY -> WRITING), fills it, marks it READY
+ * and waits, for at most SHMEMI_DREPORT_WAIT_NS, until the host's watcher has printed it (SEEN);
+ * then it stops the kernel (shmem/device/impl/state__funcs.h, src/device/report.cu). */
+#define SHMEMI_DREPORT_EMPTY 0u
+#define SHMEMI_DREPORT_WRITING 1u
+#define SHMEMI_DREPORT_READY 2u
+#define SHMEMI_DREPORT_SEEN 3u
+#define SHMEMI_DREPORT_WAIT_NS 2000000000ull
+#define SHMEMI_DREPORT_TEXT 96
+
+/* What failed; a and b are the numbers the message names. */
+#define SHMEMI_DFATAL_MESSAGE 0     /* what */
+#define SHMEMI_DFATAL_PE 1          /* PE a out of range [0, b) */
+#define SHMEMI_DFATAL_ADDRESS 2     /* addr (a bytes) not in the symmetric heap */
+#define SHMEMI_DFATAL_UNREACHABLE 3 /* addr on PE a not reachable */
+#define SHMEMI_DFATAL_TIMEOUT 4     /* wait on addr timed out after a ms */
+#define SHMEMI_DFATAL_SPLIT_TEAM 5  /* team a made by shmem_team_split_* */
+#define SHMEMI_DFATAL_ROOT 6        /* PE_root a out of range [0, b) of the team */
+
+typedef struct shmemi_dreport {
+    uint32_t state;
+    int32_t kind;
+    int32_t block[3];
+    int32_t thread[3];
+    uint64_t addr;
+    int64_t a, b;
+    char call[SHMEMI_DREPORT_TEXT];
+    char what[SHMEMI_DREPORT_TEXT];
+} shmemi_dreport_t;
+
 typedef struct shmemi_device_state {
     int initialized; /* 1 once shmem_init filled the block */
     int my_pe;
@@ -42,6 +73,8 @@ typedef struct shmemi_device_state {
      * in the symmetric heap; slot p of a round is written by PE p. */
     char *coll_scratch;
     size_t coll_slot;
+    /* This PE's record of a kernel's fatal error (NULL before shmem_init). */
+    shmemi_dreport_t *report;
 } shmemi_device_state_t;
 
 /* Bytes of the reduction scratch at most (both rounds, all slots); no more than a sixteenth of
