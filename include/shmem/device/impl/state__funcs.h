@@ -38,11 +38,19 @@ static shmemi_dstate_registration shmemi_dstate_registration_object;
 #define SHMEMI_GROUP_WARP 1
 #define SHMEMI_GROUP_BLOCK 2
 
+SHMEMI_DI void shmemi_dfatal_message(const char *call, const char *what);
+
 /* A warp's rank is the lane register and its size a constant, so that the group forms' loops cost
- * no division and index by shifts: their setup is on the critical path of small collectives. */
+ * no division and index by shifts: their setup is on the critical path of small collectives. So
+ * the warp forms need a full warp: every lane calls (SHMEM_DEVICE_CHECKS=1 checks this on CUDA). */
 template <int Group> SHMEMI_DI int shmemi_group_rank() {
     if (Group == SHMEMI_GROUP_THREAD)
         return 0;
+#if defined(__CUDA_ARCH__)
+    if (SHMEM_DEVICE_CHECKS && Group == SHMEMI_GROUP_WARP && __activemask() != 0xffffffffu)
+        shmemi_dfatal_message("shmemx_*_warp", "called by a partial warp: every one of its 32 "
+                                               "lanes must call a warp form");
+#endif
     if (Group == SHMEMI_GROUP_WARP)
         return shmemi_lane_id();
     return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
