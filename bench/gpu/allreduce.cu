@@ -32,23 +32,37 @@ __device__ __forceinline__ int ar_slot(int src, int dst) {
     return src < dst ? src : src - 1;
 }
 
+/* PEs whose loads ar_sum issues together. */
+#define AR_UNROLL 4
+
 /* out[i] = sum over the PEs in order of their x[i], over [lo, hi), two floats at a time (n is
- * even): this PE's from x, the others' from their region of rb. */
+ * even): this PE's from x, the others' from their region of rb. The loads of up to AR_UNROLL PEs
+ * are issued before any is added: this loop is bound by the loads in flight. */
 __device__ __forceinline__ void ar_sum(bl_ctx_t ctx, float *out, const float *x, const float *rb,
                                        size_t n, int me, int npes, size_t lo, size_t hi) {
     for (size_t i = lo + 2 * threadIdx.x; i < hi; i += 2 * blockDim.x) {
         float2 acc = make_float2(0.0f, 0.0f);
-        for (int pe = 0; pe < npes; pe++) {
-            float2 v;
-            if (pe == me) {
-                v = *(const float2 *)(x + i);
-            } else {
-                uint64_t bits =
-                    bl_payload_load(ctx, (const uint64_t *)(rb + ar_slot(pe, me) * n + i));
-                v = *(float2 *)&bits;
+        for (int p0 = 0; p0 < npes; p0 += AR_UNROLL) {
+            float2 v[AR_UNROLL];
+#pragma unroll
+            for (int k = 0; k < AR_UNROLL; k++) {
+                const int pe = p0 + k;
+                if (pe == me) {
+                    v[k] = *(const float2 *)(x + i);
+                } else if (pe < npes) {
+                    uint64_t bits =
+                        bl_payload_load(ctx, (const uint64_t *)(rb + ar_slot(pe, me) * n + i));
+                    v[k] = *(float2 *)&bits;
+                }
             }
-            acc.x = pe ? acc.x + v.x : v.x;
-            acc.y = pe ? acc.y + v.y : v.y;
+#pragma unroll
+            for (int k = 0; k < AR_UNROLL; k++) {
+                const int pe = p0 + k;
+                if (pe < npes) {
+                    acc.x = pe ? acc.x + v[k].x : v[k].x;
+                    acc.y = pe ? acc.y + v[k].y : v[k].y;
+                }
+            }
         }
         *(float2 *)(out + i) = acc;
     }
@@ -77,10 +91,14 @@ __device__ __forceinline__ void ar_slice(size_t n, int p, int npes, size_t *lo, 
     *len = min(n, *lo + q) - *lo;
 }
 
+/* Threads per block at most: the N-PE loops need more than the 64 registers of a 1024-thread
+ * bound, which spilled in the two-shot kernel. */
+#define AR_MAX_THREADS 512
+
 template <int Algo>
-__global__ void BENCH_BOUNDS allreduce_kernel(const float *x, float *recv, float *out, size_t n,
-                                              uint64_t *sig1, uint64_t *sig2, int me, int npes,
-                                              long iters, uint64_t epoch0, bl_ctx_t ctx) {
+__global__ void __launch_bounds__(AR_MAX_THREADS)
+    allreduce_kernel(const float *x, float *recv, float *out, size_t n, uint64_t *sig1,
+                     uint64_t *sig2, int me, int npes, long iters, uint64_t epoch0, bl_ctx_t ctx) {
     const int b = blockIdx.x, nb = gridDim.x;
     for (long it = 0; it < iters; it++) {
         const uint64_t epoch = epoch0 + it;
