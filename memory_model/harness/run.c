@@ -99,12 +99,14 @@ static int find_programs(const run_cfg_t *cfg, char *self, char *launcher, size_
     return 0;
 }
 
-/* The job in flight: a signal that stops the front end stops it too. */
+/* The job in flight: a signal that stops the front end stops it too. A job is a process group
+ * (the launcher and its PEs), so that no PE outlives it: a PE left running would keep the
+ * front end's output open after it ends. */
 static volatile pid_t job_pid;
 
 static void stop_job(int sig) {
     if (job_pid > 0)
-        kill(job_pid, SIGTERM);
+        kill(-job_pid, SIGTERM);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -151,20 +153,26 @@ static pid_t start_job(const run_cfg_t *cfg, const char *self, const char *launc
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        setpgid(0, 0);
         execvp(launcher, argv);
         fprintf(stderr, "shmem-litmus run: cannot start %s: %s\n", launcher, strerror(errno));
         _exit(127);
     }
     free(argv);
-    if (pid > 0)
+    if (pid > 0) {
+        setpgid(pid, pid);
         job_pid = pid;
+    }
     return pid;
 }
 
-/* Stops the job: SIGTERM (shmemrun passes it to its PEs), SIGKILL if that is not enough. */
+/* Seconds a job has to end once its last test's result is in. */
+#define JOB_END_SECONDS 60
+
+/* Stops the job: SIGTERM to the launcher and its PEs, SIGKILL if that is not enough. */
 static int end_job(pid_t pid) {
     int status = 0;
-    kill(pid, SIGTERM);
+    kill(-pid, SIGTERM);
     for (int i = 0; i < 500; i++) {
         if (waitpid(pid, &status, WNOHANG) == pid) {
             job_pid = 0;
@@ -173,7 +181,7 @@ static int end_job(pid_t pid) {
         struct timespec tick = {0, 10 * 1000 * 1000};
         nanosleep(&tick, NULL);
     }
-    kill(pid, SIGKILL);
+    kill(-pid, SIGKILL);
     waitpid(pid, &status, 0);
     job_pid = 0;
     return status;
@@ -561,6 +569,28 @@ static void run_group(runner_t *r, int npes, const int *members, int n, char **p
             struct timespec tick = {0, 10 * 1000 * 1000};
             nanosleep(&tick, NULL);
         }
+        if (!ended) {
+            /* Every result is in: the job ends by itself, or is stopped (a PE that does not get
+             * through shmem_finalize) after JOB_END_SECONDS. */
+            const double t_last = harness_now();
+            while (waitpid(pid, &status, WNOHANG) != pid) {
+                if (since(t_last) >= JOB_END_SECONDS) {
+                    fprintf(stderr,
+                            "shmem-litmus run: the job of %d-PE tests did not end %d s after "
+                            "its last result; stopped\n",
+                            npes, JOB_END_SECONDS);
+                    status = end_job(pid);
+                    r->status = 2;
+                    break;
+                }
+                struct timespec tick = {0, 10 * 1000 * 1000};
+                nanosleep(&tick, NULL);
+            }
+            job_pid = 0;
+        }
+        /* A PE still running once its launcher has ended (a launcher stopped by SIGKILL leaves
+         * its PEs behind). */
+        kill(-pid, SIGKILL);
         int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         if (next < n && (!stopped || next == stopped_at)) {
             /* The test in flight when the job ended: its counts so far, if any. */
