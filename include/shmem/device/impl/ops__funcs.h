@@ -51,8 +51,8 @@ struct shmemi_track_t {
 SHMEMI_DI shmemi_track_t shmemi_dtrack_self() {
     const uint64_t block =
         blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
-    const uint64_t id = block * (blockDim.x * blockDim.y * blockDim.z) + threadIdx.x +
-                        blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const uint64_t id = block * (uint64_t)shmemi_group_size<SHMEMI_GROUP_BLOCK>() +
+                        (uint64_t)shmemi_group_rank<SHMEMI_GROUP_BLOCK>();
     shmemi_track_t t;
     t.slot = (block >> 32) == 0 && shmemi_dstate.bypass_track
                  ? shmemi_dstate.bypass_track + (id & ((1u << SHMEMI_TRACK_SLOTS_LOG2) - 1))
