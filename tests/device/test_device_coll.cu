@@ -217,11 +217,6 @@ struct h_xor {
     template <typename T> static T apply(T a, T b) { return (T)(a ^ b); }
 };
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 /* Copies this PE's source in, poisons dest (and the guard after it), synchronizes all PEs. */
 static void prepare(const void *host_src, size_t src_off, size_t src_bytes, size_t dst_off,
                     size_t dst_bytes) {

@@ -23,11 +23,6 @@
 
 #define WORDS 16
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 static __host__ __device__ long payload(int pe, int i) {
     return 7000 + pe * 100 + i;
 }
