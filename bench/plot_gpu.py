@@ -176,16 +176,10 @@ def plot_scale(doc, base, plt, colors, written):
         written.append(base + "-pairs.png")
 
     def per_count(benches):
-        out = {}
-        for r in doc["rows"]:
-            if r["lib"] in libs and r["bench"] in benches:
-                k = (r["bench"], f"{r['variant']} {r['npes']} PEs", r["ctx"], 0, False)
-                out.setdefault(k, {}).setdefault(r["lib"], []).append(
-                    (r["size"], r["median"], r["min"], r["max"]))
-        for by_lib in out.values():
-            for pts in by_lib.values():
-                pts.sort()
-        return out
+        """series() with one line per PE count: the count joins the variant."""
+        return series([dict(r, variant=f"{r['variant']} {r['npes']} PEs", blocks=0, bidir=False)
+                       for r in doc["rows"] if r["lib"] in libs and r["bench"] in benches],
+                      lambda r: True)
 
     gpus = doc.get("gpus", "?")
     for benches, name, xlabel, ylabel in (

@@ -169,21 +169,34 @@ static pid_t start_job(const run_cfg_t *cfg, const char *self, const char *launc
 /* Seconds a job has to end once its last test's result is in. */
 #define JOB_END_SECONDS 60
 
+/* One step of the front end's polling loops. */
+static void tick(void) {
+    struct timespec t = {0, 10 * 1000 * 1000};
+    nanosleep(&t, NULL);
+}
+
+/* Waits up to `seconds` (0: one look) for the job's launcher to end. Returns 1 if it has ended,
+ * its wait status in *status. */
+static int wait_job(pid_t pid, double seconds, int *status) {
+    const double t0 = harness_now();
+    while (waitpid(pid, status, WNOHANG) != pid) {
+        if (harness_now() - t0 >= seconds)
+            return 0;
+        tick();
+    }
+    job_pid = 0;
+    return 1;
+}
+
 /* Stops the job: SIGTERM to the launcher and its PEs, SIGKILL if that is not enough. */
 static int end_job(pid_t pid) {
     int status = 0;
     kill(-pid, SIGTERM);
-    for (int i = 0; i < 500; i++) {
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            job_pid = 0;
-            return status;
-        }
-        struct timespec tick = {0, 10 * 1000 * 1000};
-        nanosleep(&tick, NULL);
+    if (!wait_job(pid, 5, &status)) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        job_pid = 0;
     }
-    kill(-pid, SIGKILL);
-    waitpid(pid, &status, 0);
-    job_pid = 0;
     return status;
 }
 
@@ -497,10 +510,6 @@ typedef struct runner {
     int status;
 } runner_t;
 
-static double since(double t0) {
-    return harness_now() - t0;
-}
-
 /* Runs the tests members[0..n) (all with npes PEs) in jobs of one interpreter each: reports
  * each test as its result arrives, stops a test that overruns --test-timeout, and starts a new
  * job for the tests after a test that was stopped or whose job failed. */
@@ -551,12 +560,11 @@ static void run_group(runner_t *r, int npes, const int *members, int n, char **p
             }
             if (ended)
                 break;
-            if (waitpid(pid, &status, WNOHANG) == pid) {
-                job_pid = 0;
+            if (wait_job(pid, 0, &status)) {
                 ended = 1; /* one more look for results written just before the end */
                 continue;
             }
-            if (cfg->test_timeout > 0 && since(t_test) >= cfg->test_timeout)
+            if (cfg->test_timeout > 0 && harness_now() - t_test >= cfg->test_timeout)
                 stopped = "--test-timeout passed";
             else if (r->deadline > 0 && harness_now() >= r->deadline)
                 stopped = "the run's --timeout passed";
@@ -566,27 +574,17 @@ static void run_group(runner_t *r, int npes, const int *members, int n, char **p
                 ended = 1;
                 continue;
             }
-            struct timespec tick = {0, 10 * 1000 * 1000};
-            nanosleep(&tick, NULL);
+            tick();
         }
-        if (!ended) {
-            /* Every result is in: the job ends by itself, or is stopped (a PE that does not get
-             * through shmem_finalize) after JOB_END_SECONDS. */
-            const double t_last = harness_now();
-            while (waitpid(pid, &status, WNOHANG) != pid) {
-                if (since(t_last) >= JOB_END_SECONDS) {
-                    fprintf(stderr,
-                            "shmem-litmus run: the job of %d-PE tests did not end %d s after "
-                            "its last result; stopped\n",
-                            npes, JOB_END_SECONDS);
-                    status = end_job(pid);
-                    r->status = 2;
-                    break;
-                }
-                struct timespec tick = {0, 10 * 1000 * 1000};
-                nanosleep(&tick, NULL);
-            }
-            job_pid = 0;
+        /* Every result is in: the job ends by itself, or is stopped (a PE that does not get
+         * through shmem_finalize) after JOB_END_SECONDS. */
+        if (!ended && !wait_job(pid, JOB_END_SECONDS, &status)) {
+            fprintf(stderr,
+                    "shmem-litmus run: the job of %d-PE tests did not end %d s after its last "
+                    "result; stopped\n",
+                    npes, JOB_END_SECONDS);
+            status = end_job(pid);
+            r->status = 2;
         }
         /* A PE still running once its launcher has ended (a launcher stopped by SIGKILL leaves
          * its PEs behind). */

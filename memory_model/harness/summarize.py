@@ -13,16 +13,15 @@ import json
 import sys
 
 
-def load(path):
+def section(path, body):
+    """The summary of one result file: body(file name, results), or a note that it has none."""
+    file = path.rsplit("/", 1)[-1]
     try:
         with open(path) as f:
-            return json.load(f), None
+            r = json.load(f)
     except (OSError, ValueError) as e:
-        return None, str(e)
-
-
-def name(path):
-    return path.rsplit("/", 1)[-1]
+        return [f"## {file}", "", f"- no results: {e}", ""]
+    return body(file, r)
 
 
 def header(r):
@@ -53,13 +52,10 @@ def table(tests):
     return lines
 
 
-def main_run(path):
-    r, err = load(path)
-    if r is None:
-        return [f"## {name(path)}", "", f"- no results: {err}", ""]
+def main_run(file, r):
     tests = r["tests"]
     target = r["min_iterations"]
-    lines = [f"## The library: {name(path)}", ""] + header(r)
+    lines = [f"## The library: {file}", ""] + header(r)
     spread = [t for t in tests if t["spread"]]
     short = [t for t in spread if t["iterations"] < target and t["verdict"] != "no-result"]
     ran = [t for t in spread if t["verdict"] != "no-result"]
@@ -89,14 +85,11 @@ def main_run(path):
     return lines
 
 
-def weak_run(path):
-    r, err = load(path)
-    if r is None:
-        return [f"## {name(path)}", "", f"- no results: {err}", ""]
+def weak_run(file, r):
     tests = r["tests"]
     prim = r.get("weakened") or "?"
     bad = [t for t in tests if t["verdict"] == "FORBIDDEN-SEEN"]
-    lines = [f"## {prim} weakened (test build): {name(path)}", ""] + header(r)
+    lines = [f"## {prim} weakened (test build): {file}", ""] + header(r)
     lines.append(f"- {len(tests)} tests that use {prim}, {sum(t['iterations'] for t in tests)} "
                  f"iterations in all")
     lines.append(f"- FORBIDDEN-SEEN: {len(bad)} tests" + (": " + ", ".join(
@@ -116,9 +109,9 @@ def main():
            "model forbids: 0 on the library, and what the weakened test builds are for. The last column",
            "lists final states the model allows that never showed (states in which a wait would have",
            "returned the initial value cannot happen and are left out).", ""]
-    out += main_run(sys.argv[2])
+    out += section(sys.argv[2], main_run)
     for p in sys.argv[3:]:
-        out += weak_run(p)
+        out += section(p, weak_run)
     with open(sys.argv[1], "w") as f:
         f.write("\n".join(out))
 

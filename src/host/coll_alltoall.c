@@ -17,9 +17,8 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
         __builtin_mul_overflow(span, (size_t)dst * elem_size, &dspan) ||
         __builtin_mul_overflow(span, (size_t)sst * elem_size, &sspan))
         shmemi_fatal(call, "nelems %zu with strides %td, %td overflows", nelems, dst, sst);
-    if (!shmemi_coll_in_stage(dest))
-        shmemi_coll_check(call, t, (int64_t)nelems,
-                          (int64_t)(((uint64_t)dst << 32) ^ (uint64_t)sst));
+    shmemi_coll_check_args(call, t, dest, (int64_t)nelems,
+                           (int64_t)(((uint64_t)dst << 32) ^ (uint64_t)sst));
     if (nelems == 0)
         return;
     shmemi_coll_check_overlap(call, dest, dspan, source, sspan, 0);

@@ -19,8 +19,7 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
     /* OpenSHMEM leaves overlapping arguments undefined; every member, the root included, on
      * every path, reports a partial overlap. dest == source (in place) is allowed. */
     shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
-    if (!shmemi_coll_in_stage(dest))
-        shmemi_coll_check(call, t, (int64_t)nbytes, root);
+    shmemi_coll_check_args(call, t, dest, (int64_t)nbytes, root);
     if (shmemi_coll_staged(dest, source)) {
         shmemi_coll_broadcast_staged(call, t, dest, source, nbytes, root, update_root);
         return;

@@ -71,8 +71,7 @@ void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nb
 
 void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                          size_t nbytes, int fixed) {
-    if (!shmemi_coll_in_stage(dest))
-        shmemi_coll_check(call, t, fixed ? (int64_t)nbytes : -1, -1);
+    shmemi_coll_check_args(call, t, dest, fixed ? (int64_t)nbytes : -1, -1);
     if (shmemi_coll_staged(dest, source)) {
         shmemi_coll_collect_staged(call, t, dest, source, nbytes, fixed);
         return;

@@ -83,9 +83,7 @@ void shmemi_coll_check_host_memory(const char *call, const void *addr);
 #define SHMEMI_COLL_STAGE_BYTES (2 * 1024 * 1024)
 extern char *shmemi_coll_stage;
 
-/* Nonzero when p is in the staging area: the collective is one round of a staged collective,
- * whose arguments were checked as a whole before its first round (shmemi_coll_check is then
- * skipped: the rounds of PEs that passed different sizes would not line up). */
+/* Nonzero when p is in the staging area: the collective is one round of a staged collective. */
 static inline int shmemi_coll_in_stage(const void *p) {
     return shmemi_coll_stage != NULL &&
            (uintptr_t)p - (uintptr_t)shmemi_coll_stage < SHMEMI_COLL_STAGE_BYTES;
@@ -125,6 +123,15 @@ void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nb
  * count < 0 skips the count comparison. Each collective calls it once with its whole arguments,
  * before it chooses the staged path. */
 void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root);
+
+/* shmemi_coll_check for a collective that writes dest, except in the rounds of a staged
+ * collective (dest in the staging area): its arguments were checked as a whole before its first
+ * round, and the rounds of PEs that passed different sizes would not line up. */
+static inline void shmemi_coll_check_args(const char *call, shmemi_team_state_t *t,
+                                          const void *dest, int64_t count, int64_t root) {
+    if (!shmemi_coll_in_stage(dest))
+        shmemi_coll_check(call, t, count, root);
+}
 
 /* Fatal when [a, a+alen) and [b, b+blen) overlap (and are not the same range when same_ok). */
 void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,

@@ -108,8 +108,7 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
                         size_t count, size_t elem_size, shmemi_reduce_func_t op) {
     size_t nbytes = shmemi_coll_nbytes(call, "nreduce", count, elem_size);
     shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
-    if (!shmemi_coll_in_stage(dest))
-        shmemi_coll_check(call, t, (int64_t)count, -1);
+    shmemi_coll_check_args(call, t, dest, (int64_t)count, -1);
     if (shmemi_coll_staged(dest, source)) {
         shmemi_coll_reduce_staged(call, t, dest, source, count, elem_size, op);
         return;

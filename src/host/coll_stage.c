@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coll_internal.h"
+#include "host/rma_internal.h"
 
 /* Set at init where the heap is GPU memory; NULL on the cpu platform. */
 char *shmemi_coll_stage;
@@ -38,14 +39,12 @@ static void stage_leave(void) {
 static void stage_copy(const char *call, void *to, const void *from, size_t len) {
     if (len == 0)
         return;
-    if (!shmemi_local_on_device(to) && !shmemi_local_on_device(from)) {
+    if (shmemi_local_on_device(to))
+        shmemi_local_write(call, to, from, len);
+    else if (shmemi_local_on_device(from))
+        shmemi_local_read(call, to, from, len);
+    else
         memcpy(to, from, len);
-        return;
-    }
-    shmemi_status_t st = shmemi_transport_local->local_copy(to, from, len);
-    if (st != SHMEMI_OK)
-        shmemi_fatal(call, "cannot copy %zu bytes from %p to %p through transport '%s' (status %d)",
-                     len, from, to, shmemi_transport_local->name, (int)st);
 }
 
 /* count elements of es bytes, stride elements apart at from, packed at to. GPU memory is read in

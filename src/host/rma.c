@@ -155,24 +155,18 @@ void shmemi_local_write(const char *call, void *addr, const void *source, size_t
 /* Stores len bytes from the caller's source into a mapped remote address r: through the heap's
  * transport when the source is this PE's GPU heap (a put from the GPU heap into a global). */
 static void put_mapped(const char *call, char *r, const void *source, size_t len, int bypass) {
-    if (shmemi_local_on_device(source)) {
-        shmemi_status_t st = shmemi_transport_local->local_copy(r, source, len);
-        if (st != SHMEMI_OK)
-            transport_failed(call, st, source, shmemi_state.my_pe);
-        return;
-    }
-    store_bytes(r, source, len, bypass);
+    if (shmemi_local_on_device(source))
+        shmemi_local_read(call, r, source, len);
+    else
+        store_bytes(r, source, len, bypass);
 }
 
 /* Loads len bytes from a mapped remote address r into dest, which may be this PE's GPU heap. */
 static void get_mapped(const char *call, void *dest, const char *r, size_t len) {
-    if (shmemi_local_on_device(dest)) {
-        shmemi_status_t st = shmemi_transport_local->local_copy(dest, r, len);
-        if (st != SHMEMI_OK)
-            transport_failed(call, st, dest, shmemi_state.my_pe);
-        return;
-    }
-    load_bytes(dest, r, len);
+    if (shmemi_local_on_device(dest))
+        shmemi_local_write(call, dest, r, len);
+    else
+        load_bytes(dest, r, len);
 }
 
 static inline char *route(const char *call, const void *addr, size_t len, int pe) {

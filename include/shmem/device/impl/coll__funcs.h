@@ -223,38 +223,31 @@ SHMEMI_DI int shmemi_dreduce(const char *call, Op, shmem_team_t team, T *dest, c
 
 #define SHMEMI_DCOLL_NO_LONGDOUBLE "long double has no GPU representation: call it from host code"
 
+/* The bytes of nelems elements of source's type; the kernel stops for long double. */
+template <typename T> SHMEMI_DI size_t shmemi_dcoll_bytes(const char *, const T *, size_t nelems) {
+    return nelems * sizeof(T);
+}
+SHMEMI_DI size_t shmemi_dcoll_bytes(const char *call, const long double *, size_t) {
+    shmemi_dfatal_message(call, SHMEMI_DCOLL_NO_LONGDOUBLE);
+    return 0;
+}
 template <int Group, typename T>
 SHMEMI_DI int shmemi_dalltoall_typed(const char *call, shmem_team_t team, T *dest, const T *source,
                                      size_t nelems) {
-    return shmemi_dalltoall<Group>(call, team, dest, source, nelems * sizeof(T));
-}
-template <int Group>
-SHMEMI_DI int shmemi_dalltoall_typed(const char *call, shmem_team_t, long double *,
-                                     const long double *, size_t) {
-    shmemi_dfatal_message(call, SHMEMI_DCOLL_NO_LONGDOUBLE);
-    return 0;
+    return shmemi_dalltoall<Group>(call, team, dest, source,
+                                   shmemi_dcoll_bytes(call, source, nelems));
 }
 template <int Group, typename T>
 SHMEMI_DI int shmemi_dfcollect_typed(const char *call, shmem_team_t team, T *dest, const T *source,
                                      size_t nelems) {
-    return shmemi_dfcollect<Group>(call, team, dest, source, nelems * sizeof(T));
-}
-template <int Group>
-SHMEMI_DI int shmemi_dfcollect_typed(const char *call, shmem_team_t, long double *,
-                                     const long double *, size_t) {
-    shmemi_dfatal_message(call, SHMEMI_DCOLL_NO_LONGDOUBLE);
-    return 0;
+    return shmemi_dfcollect<Group>(call, team, dest, source,
+                                   shmemi_dcoll_bytes(call, source, nelems));
 }
 template <int Group, typename T>
 SHMEMI_DI int shmemi_dbroadcast_typed(const char *call, shmem_team_t team, T *dest, const T *source,
                                       size_t nelems, int root) {
-    return shmemi_dbroadcast<Group>(call, team, dest, source, nelems * sizeof(T), root);
-}
-template <int Group>
-SHMEMI_DI int shmemi_dbroadcast_typed(const char *call, shmem_team_t, long double *,
-                                      const long double *, size_t, int) {
-    shmemi_dfatal_message(call, SHMEMI_DCOLL_NO_LONGDOUBLE);
-    return 0;
+    return shmemi_dbroadcast<Group>(call, team, dest, source,
+                                    shmemi_dcoll_bytes(call, source, nelems), root);
 }
 template <int Group, typename Op>
 SHMEMI_DI int shmemi_dreduce(const char *call, Op, shmem_team_t, long double *, const long double *,
