@@ -508,47 +508,50 @@ SHMEMI_DI size_t shmemi_api_scan(const T *ivars, size_t n, size_t *indices, cons
 SHMEMI_DI bool shmemi_api_scan_done(size_t hits, size_t remaining, int mode) {
     return mode == 0 ? hits == remaining : hits > 0;
 }
+/* The words of a multi-word call that its status leaves in play. */
+SHMEMI_DI size_t shmemi_api_remaining(const int *status, size_t n) {
+    size_t remaining = 0;
+    for (size_t i = 0; i < n; i++)
+        remaining += !(status && status[i]);
+    return remaining;
+}
 /* The default context's multi-word waits and tests: relaxed scans until one completes the call,
  * then one acquiring scan whose result is the answer (a wait scans on if it no longer completes
- * the call). */
+ * the call). One try: true when both scans complete the call, with the acquiring scan's hits and
+ * first. */
+template <typename T>
+SHMEMI_DI bool shmemi_api_scan_try(T *ivars, size_t n, size_t *indices, const int *status, int cmp,
+                                   const T *values, int vector, int mode, size_t remaining,
+                                   size_t *hits, size_t *first) {
+    if (!shmemi_api_scan_done(
+            shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values, vector, mode, first),
+            remaining, mode))
+        return false;
+    *hits = shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, first);
+    shmemi_dpoll_acquire();
+    return shmemi_api_scan_done(*hits, remaining, mode);
+}
 template <typename T>
 SHMEMI_DI size_t shmemi_api_wait_set(const char *call, T *ivars, size_t n, size_t *indices,
                                      const int *status, int cmp, const T *values, int vector,
                                      int mode /* 0 all, 1 any, 2 some */) {
-    size_t remaining = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        remaining += !(status && status[i]);
+    const size_t remaining = shmemi_api_remaining(status, n);
     if (remaining == 0)
         return mode == 1 ? SIZE_MAX : 0;
     shmemi_wait_timer timer = {0, 0};
-    for (;;) {
-        if (shmemi_api_scan_done(shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values,
-                                                    vector, mode, &first),
-                                 remaining, mode)) {
-            size_t hits =
-                shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, &first);
-            shmemi_dpoll_acquire();
-            if (shmemi_api_scan_done(hits, remaining, mode))
-                return mode == 1 ? first : hits;
-        }
+    size_t hits = 0, first = 0;
+    while (!shmemi_api_scan_try(ivars, n, indices, status, cmp, values, vector, mode, remaining,
+                                &hits, &first))
         shmemi_wait_tick(timer, call, ivars);
-    }
+    return mode == 1 ? first : hits;
 }
 template <typename T>
 SHMEMI_DI size_t shmemi_api_test_set(T *ivars, size_t n, size_t *indices, const int *status,
                                      int cmp, const T *values, int vector, int mode) {
-    size_t remaining = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        remaining += !(status && status[i]);
-    const size_t none = mode == 1 ? SIZE_MAX : 0;
-    if (!shmemi_api_scan_done(
-            shmemi_api_scan<0>(ivars, n, (size_t *)NULL, status, cmp, values, vector, mode, &first),
-            remaining, mode))
-        return none;
-    size_t hits = shmemi_api_scan<1>(ivars, n, indices, status, cmp, values, vector, mode, &first);
-    shmemi_dpoll_acquire();
-    if (!shmemi_api_scan_done(hits, remaining, mode))
-        return none;
+    size_t hits = 0, first = 0;
+    if (!shmemi_api_scan_try(ivars, n, indices, status, cmp, values, vector, mode,
+                             shmemi_api_remaining(status, n), &hits, &first))
+        return mode == 1 ? SIZE_MAX : 0;
     return mode == 0 ? 1 : mode == 1 ? first : hits;
 }
 #endif

@@ -51,8 +51,8 @@ struct shmemi_track_t {
 SHMEMI_DI shmemi_track_t shmemi_dtrack_self() {
     const uint64_t block =
         blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
-    const uint64_t id = block * (blockDim.x * blockDim.y * blockDim.z) + threadIdx.x +
-                        blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const uint64_t id = block * (uint64_t)shmemi_group_size<SHMEMI_GROUP_BLOCK>() +
+                        (uint64_t)shmemi_group_rank<SHMEMI_GROUP_BLOCK>();
     shmemi_track_t t;
     t.slot = (block >> 32) == 0 && shmemi_dstate.bypass_track
                  ? shmemi_dstate.bypass_track + (id & ((1u << SHMEMI_TRACK_SLOTS_LOG2) - 1))
@@ -376,30 +376,31 @@ SHMEMI_DI void shmemi_dpoll_acquire() {
 #endif
 }
 
+/* Whether *v, a poll of ivar, ends a wait or test: on a BYPASS context as it is; on the default
+ * context once the acquiring read of ivar (its value into *v) still satisfies the condition. */
+template <int Bypass, typename T>
+SHMEMI_DI bool shmemi_dsatisfied(const T *ivar, int cmp, T value, T *v) {
+    if (!shmemi_dcompare(*v, cmp, value))
+        return false;
+    if (Bypass)
+        return true;
+    *v = shmemi_dpoll<1>(ivar);
+    shmemi_dpoll_acquire();
+    return shmemi_dcompare(*v, cmp, value);
+}
 template <int Bypass, typename T>
 SHMEMI_DI T shmemi_dwait_until(const char *call, const T *ivar, int cmp, T value) {
     shmemi_wait_timer timer = {0, 0};
     for (;;) {
         T v = shmemi_dpoll<0>(ivar);
-        if (shmemi_dcompare(v, cmp, value)) {
-            if (Bypass)
-                return v;
-            v = shmemi_dpoll<1>(ivar);
-            shmemi_dpoll_acquire();
-            if (shmemi_dcompare(v, cmp, value))
-                return v;
-        }
+        if (shmemi_dsatisfied<Bypass>(ivar, cmp, value, &v))
+            return v;
         shmemi_wait_tick(timer, call, ivar);
     }
 }
 template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {
-    if (!shmemi_dcompare(shmemi_dpoll<0>(ivar), cmp, value))
-        return 0;
-    if (Bypass)
-        return 1;
-    T v = shmemi_dpoll<1>(ivar);
-    shmemi_dpoll_acquire();
-    return shmemi_dcompare(v, cmp, value);
+    T v = shmemi_dpoll<0>(ivar);
+    return shmemi_dsatisfied<Bypass>(ivar, cmp, value, &v);
 }
 
 /* ---- barrier ----------------------------------------------------------------------------------
