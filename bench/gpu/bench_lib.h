@@ -353,27 +353,22 @@ template <int G> __device__ __forceinline__ void bl_barrier_all() {
  * _block forms with the x prefix); only the prefix and the world team's name differ. */
 #if defined(BENCH_NVSHMEM)
 #define BL_TEAM_WORLD NVSHMEM_TEAM_WORLD
-#define BL_COLL(G, STEM, ...)                                                                      \
-    do {                                                                                           \
-        if (G == BL_BLOCK)                                                                         \
-            (void)nvshmemx_##STEM##_block(__VA_ARGS__);                                            \
-        else if (G == BL_WARP)                                                                     \
-            (void)nvshmemx_##STEM##_warp(__VA_ARGS__);                                             \
-        else                                                                                       \
-            (void)nvshmem_##STEM(__VA_ARGS__);                                                     \
-    } while (0)
+#define BL_NAME(STEM) nvshmem_##STEM
+#define BL_NAMEX(STEM) nvshmemx_##STEM
 #else
 #define BL_TEAM_WORLD SHMEM_TEAM_WORLD
+#define BL_NAME(STEM) shmem_##STEM
+#define BL_NAMEX(STEM) shmemx_##STEM
+#endif
 #define BL_COLL(G, STEM, ...)                                                                      \
     do {                                                                                           \
         if (G == BL_BLOCK)                                                                         \
-            (void)shmemx_##STEM##_block(__VA_ARGS__);                                              \
+            (void)BL_NAMEX(STEM##_block)(__VA_ARGS__);                                             \
         else if (G == BL_WARP)                                                                     \
-            (void)shmemx_##STEM##_warp(__VA_ARGS__);                                               \
+            (void)BL_NAMEX(STEM##_warp)(__VA_ARGS__);                                              \
         else                                                                                       \
-            (void)shmem_##STEM(__VA_ARGS__);                                                       \
+            (void)BL_NAME(STEM)(__VA_ARGS__);                                                      \
     } while (0)
-#endif
 
 /* Reduction operators of bl_reduce. */
 #define BL_OP_SUM 0

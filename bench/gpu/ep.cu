@@ -153,6 +153,25 @@ __device__ __forceinline__ void ep_wait_counts(bl_ctx_t ctx, uint64_t *cnt, cons
         bl_signal_wait_ge(ctx, cnt + s, calls * expect[s]);
 }
 
+/* The block's count of tokens sent to each PE, zeroed by the whole block. */
+__device__ __forceinline__ void ep_sent_clear(unsigned int *sent, int npes) {
+    for (int d = threadIdx.x; d < npes; d += blockDim.x)
+        sent[d] = 0;
+    __syncthreads();
+}
+
+/* Called by the whole block after its puts: the puts of all its threads, alike, before the counts
+ * (the block form of fence; a fence by one thread orders only that thread's puts); then thread 0
+ * adds the block's count to counter me of each PE it sent to. */
+__device__ __forceinline__ void ep_send_counts(bl_ctx_t ctx, uint64_t *cnt,
+                                               const unsigned int *sent, int me, int npes) {
+    bl_fence<BL_BLOCK>(ctx);
+    if (threadIdx.x == 0)
+        for (int d = 0; d < npes; d++)
+            if (sent[d])
+                bl_signal_add(ctx, cnt + me, sent[d], d);
+}
+
 /* Every block: its warps send tokens; the block's counts go to each destination after a fence.
  * Block 0 then waits until this PE has received, from every source, all of call number calls. */
 __global__ void BENCH_BOUNDS ep_dispatch_kernel(const char *x, char *recv, int tokens, ep_layout L,
@@ -160,9 +179,7 @@ __global__ void BENCH_BOUNDS ep_dispatch_kernel(const char *x, char *recv, int t
                                                 bl_ctx_t ctx) {
     __shared__ unsigned int sent[BENCH_MAX_PES];
     const int P = L.npes;
-    for (int d = threadIdx.x; d < P; d += blockDim.x)
-        sent[d] = 0;
-    __syncthreads();
+    ep_sent_clear(sent, P);
     const int warps = blockDim.x / 32, lane = threadIdx.x % 32;
     for (int t = blockIdx.x * warps + threadIdx.x / 32; t < tokens; t += gridDim.x * warps)
         for (int d = 0; d < P; d++) {
@@ -174,16 +191,9 @@ __global__ void BENCH_BOUNDS ep_dispatch_kernel(const char *x, char *recv, int t
             if (lane == 0)
                 atomicAdd(&sent[d], 1u);
         }
-    /* The block's puts, all threads' alike, before the counts: the block form of fence (a fence
-     * by one thread orders only that thread's puts). */
-    bl_fence<BL_BLOCK>(ctx);
-    if (threadIdx.x == 0) {
-        for (int d = 0; d < P; d++)
-            if (sent[d])
-                bl_signal_add(ctx, cnt + me, sent[d], d);
-        if (blockIdx.x == 0)
-            ep_wait_counts(ctx, cnt, L.dexpect, P, calls);
-    }
+    ep_send_counts(ctx, cnt, sent, me, P);
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        ep_wait_counts(ctx, cnt, L.dexpect, P, calls);
 }
 
 /* Every block: scales and returns its share of the received tokens, fences, adds its counts to
@@ -195,9 +205,7 @@ __global__ void BENCH_BOUNDS ep_combine_kernel(const char *recv, char *stage, ch
                                                bl_ctx_t ctx) {
     __shared__ unsigned int sent[BENCH_MAX_PES];
     const int P = L.npes;
-    for (int d = threadIdx.x; d < P; d += blockDim.x)
-        sent[d] = 0;
-    __syncthreads();
+    ep_sent_clear(sent, P);
     const int warps = blockDim.x / 32, lane = threadIdx.x % 32;
     for (size_t r = blockIdx.x * warps + threadIdx.x / 32; r < L.n_recv;
          r += (size_t)gridDim.x * warps) {
@@ -218,13 +226,9 @@ __global__ void BENCH_BOUNDS ep_combine_kernel(const char *recv, char *stage, ch
         if (lane == 0)
             atomicAdd(&sent[s], 1u);
     }
-    bl_fence<BL_BLOCK>(ctx);
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < P; s++)
-            if (sent[s])
-                bl_signal_add(ctx, cnt + me, sent[s], s);
+    ep_send_counts(ctx, cnt, sent, me, P);
+    if (threadIdx.x == 0)
         ep_wait_counts(ctx, cnt, L.cexpect, P, calls);
-    }
     __syncthreads();
     for (int t = blockIdx.x * warps + threadIdx.x / 32; t < tokens; t += gridDim.x * warps) {
         const int *js = L.dest_slot + (size_t)P * t;
