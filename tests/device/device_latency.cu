@@ -83,11 +83,6 @@ static double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-static void barrier(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 int main(void) {
     gpu_test_require_gpu();
     shmem_init();
@@ -107,7 +102,7 @@ int main(void) {
         printf("device_latency: cannot create a BYPASS context\n");
         return 1;
     }
-    barrier();
+    barrier_on_stream();
 
     static const char *names[] = {"p ping-pong (half RTT)",
                                   "put_signal 8 B ping-pong, default (half RTT)",
@@ -124,13 +119,13 @@ int main(void) {
         std::vector<double> v;
         for (int rep = 0; rep < 5; rep++) {
             GPU_CHECK(gpu_memset(flag, 0, sizeof(uint64_t)));
-            barrier();
+            barrier_on_stream();
             latency_kernel<<<1, 1>>>(kind, flag, buf, bypass, result);
             GPU_CHECK(gpu_device_synchronize());
             double r;
             GPU_CHECK(gpu_memcpy(&r, result, sizeof(r), gpu_memcpy_default));
             v.push_back(r);
-            barrier();
+            barrier_on_stream();
         }
         if (me == 0)
             printf("%-48s %10.1f\n", names[kind], median(v));
@@ -148,7 +143,7 @@ int main(void) {
         for (int g = 0; g < 4; g++) {
             std::vector<double> v;
             for (int rep = 0; rep < 5; rep++) {
-                barrier();
+                barrier_on_stream();
                 gpu_event_t a, b;
                 GPU_CHECK(cudaEventCreate(&a));
                 GPU_CHECK(cudaEventCreate(&b));
@@ -169,7 +164,7 @@ int main(void) {
                 printf("%-48s %10.1f\n", label, median(v));
             }
         }
-    barrier();
+    barrier_on_stream();
     shmem_ctx_destroy(bypass);
     shmem_finalize();
     return 0;

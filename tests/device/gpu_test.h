@@ -1,4 +1,5 @@
-/* Helpers of the GPU tests: runtime-error checks, the "no GPU here" skip and result reporting. */
+/* Helpers of the GPU tests: runtime-error checks, the "no GPU here" skip, a host barrier and result
+ * reporting. */
 #ifndef SHMEM_TESTS_DEVICE_GPU_TEST_H
 #define SHMEM_TESTS_DEVICE_GPU_TEST_H
 
@@ -40,6 +41,12 @@ static inline void *gpu_test_zalloc(size_t size) {
     GPU_CHECK(gpu_memset(p, 0, size));
     GPU_CHECK(gpu_device_synchronize());
     return p;
+}
+
+/* A barrier of all PEs from the host, through the stream-ordered form, waited for. */
+static inline void barrier_on_stream(void) {
+    shmemx_barrier_all_on_stream(0);
+    GPU_CHECK(gpu_stream_synchronize(0));
 }
 
 /* Reports one check of this PE; returns 1 when it failed. */

@@ -217,30 +217,29 @@ struct h_xor {
     template <typename T> static T apply(T a, T b) { return (T)(a ^ b); }
 };
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
-/* Copies this PE's source in, poisons dest (and the guard after it), synchronizes all PEs. */
-static void prepare(const void *host_src, size_t src_off, size_t src_bytes, size_t dst_off,
+/* Poisons dest at dst_off (and the guard after it), then copies this PE's source to src (which
+ * is dest for an in-place case), synchronizes all PEs. */
+static void prepare(char *src, const void *host_src, size_t src_bytes, size_t dst_off,
                     size_t dst_bytes) {
     GPU_CHECK(gpu_memset(dst_buf + dst_off, POISON, dst_bytes + GUARD));
     if (src_bytes)
-        GPU_CHECK(gpu_memcpy(src_buf + src_off, host_src, src_bytes, gpu_memcpy_default));
+        GPU_CHECK(gpu_memcpy(src, host_src, src_bytes, gpu_memcpy_default));
     GPU_CHECK(gpu_device_synchronize());
     barrier_on_stream();
 }
 
-/* Waits for the kernel, compares dest (and the guard) with want; returns the bytes that differ. */
-static long finish(const char *base, size_t dst_off, const std::vector<unsigned char> &want) {
+/* Waits for the kernel, compares the bytes of dest at dst_off (and the guard) with want; returns
+ * the bytes that differ. */
+template <typename T> static long finish(size_t dst_off, const std::vector<T> &want) {
     GPU_CHECK(gpu_get_last_error());
     GPU_CHECK(gpu_device_synchronize());
-    std::vector<unsigned char> got(want.size() + GUARD);
-    GPU_CHECK(gpu_memcpy(got.data(), base + dst_off, got.size(), gpu_memcpy_default));
+    const size_t want_bytes = want.size() * sizeof(T);
+    const unsigned char *w = (const unsigned char *)want.data();
+    std::vector<unsigned char> got(want_bytes + GUARD);
+    GPU_CHECK(gpu_memcpy(got.data(), dst_buf + dst_off, got.size(), gpu_memcpy_default));
     long bad = 0;
     for (size_t i = 0; i < got.size(); i++)
-        bad += got[i] != (i < want.size() ? want[i] : POISON);
+        bad += got[i] != (i < want_bytes ? w[i] : POISON);
     barrier_on_stream();
     return bad;
 }
@@ -262,11 +261,9 @@ static long move_case(int kind, move_launch_t launch, int g, shmem_team_t team, 
             want[b * n + e] = kind == 0   ? value((int)b, (size_t)me * n + e)
                               : kind == 1 ? value((int)b, e)
                                           : value(root, e);
-    std::vector<unsigned char> want_bytes(dst_elems * sizeof(T));
-    memcpy(want_bytes.data(), want.data(), want_bytes.size());
-    prepare(mine.data(), 0, src_elems * sizeof(T), 0, dst_elems * sizeof(T));
+    prepare(src_buf, mine.data(), src_elems * sizeof(T), 0, dst_elems * sizeof(T));
     launch(g, team, dst_buf, src_buf, n, root);
-    return finish(dst_buf, 0, want_bytes);
+    return finish(0, want);
 }
 
 /* One reduction; off shifts dest and source by elements (unaligned vectors), in_place makes
@@ -285,17 +282,10 @@ static long reduce_case(reduce_launch_t launch, int gen_kind, int g, shmem_team_
             acc = Op::apply(acc, value(pe, i));
         want[i] = acc;
     }
-    std::vector<unsigned char> want_bytes(n * sizeof(T));
-    memcpy(want_bytes.data(), want.data(), want_bytes.size());
-    char *base = in_place ? dst_buf : src_buf;
-    GPU_CHECK(gpu_memset(dst_buf + off * sizeof(T), POISON, n * sizeof(T) + GUARD));
-    if (n)
-        GPU_CHECK(
-            gpu_memcpy(base + off * sizeof(T), mine.data(), n * sizeof(T), gpu_memcpy_default));
-    GPU_CHECK(gpu_device_synchronize());
-    barrier_on_stream();
-    launch(g, team, (T *)dst_buf + off, (T *)base + off, n);
-    return finish(dst_buf, off * sizeof(T), want_bytes);
+    T *source = (T *)(in_place ? dst_buf : src_buf) + off;
+    prepare((char *)source, mine.data(), n * sizeof(T), off * sizeof(T), n * sizeof(T));
+    launch(g, team, (T *)dst_buf + off, source, n);
+    return finish(off * sizeof(T), want);
 }
 
 static const char *group_name(int g) {

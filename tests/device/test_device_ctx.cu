@@ -14,11 +14,6 @@
 #define CTX_WORDS 64
 #define HALF (CTX_WORDS / 2)
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 static __device__ long ctx_value(int tag, int pe, int i) {
     return (long)tag * 100000 + pe * 1000 + i;
 }

@@ -5,11 +5,6 @@
 
 #include "gpu_test.h"
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 /* The host API on the GPU heap: putmem / getmem / AMO from the host into GPU memory. */
 struct buffers {
     int *dst;

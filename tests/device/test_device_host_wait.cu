@@ -23,11 +23,6 @@
 
 #define WORDS 16
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 static __host__ __device__ long payload(int pe, int i) {
     return 7000 + pe * 100 + i;
 }
@@ -181,21 +176,25 @@ static int int_reduce(int is_max, double *d, const double *s, size_t n) {
                   : shmem_double_sum_reduce(SHMEM_TEAM_WORLD, d, s, n);
 }
 
-/* One reduction of n elements on GPU heap buffers (in place when in_place), against the host. */
-template <typename T> static long reduce_check(unsigned seed, int is_max, size_t n, int in_place) {
-    int me = shmem_my_pe(), npes = shmem_n_pes();
-    T *src = gpu_alloc<T>(n), *dst = in_place ? src : gpu_alloc<T>(n);
-    T *host = (T *)malloc(n * sizeof(T)), *want = (T *)malloc(n * sizeof(T));
-    fill(host, seed, me, n);
-    to_gpu(src, host, n);
+/* Fills want[i] with the sum (the maximum when is_max) of rnd(seed, pe, i) over every PE. */
+template <typename T> static void expect_reduce(T *want, unsigned seed, int is_max, size_t n) {
     for (size_t i = 0; i < n; i++) {
         T acc = (T)rnd(seed, 0, i);
-        for (int pe = 1; pe < npes; pe++) {
+        for (int pe = 1; pe < shmem_n_pes(); pe++) {
             T v = (T)rnd(seed, pe, i);
             acc = is_max ? (v > acc ? v : acc) : (T)(acc + v);
         }
         want[i] = acc;
     }
+}
+
+/* One reduction of n elements on GPU heap buffers (in place when in_place), against the host. */
+template <typename T> static long reduce_check(unsigned seed, int is_max, size_t n, int in_place) {
+    T *src = gpu_alloc<T>(n), *dst = in_place ? src : gpu_alloc<T>(n);
+    T *host = (T *)malloc(n * sizeof(T)), *want = (T *)malloc(n * sizeof(T));
+    fill(host, seed, shmem_my_pe(), n);
+    to_gpu(src, host, n);
+    expect_reduce(want, seed, is_max, n);
     long errors = int_reduce(is_max, dst, src, n) != 0;
     from_gpu(host, dst, n);
     errors += count_diff(host, want, n);
@@ -225,24 +224,16 @@ static long reductions_test(void) {
 
 /* A long sum between the GPU heap and a global array: into the global, then out of it. */
 static long mixed_test(void) {
-    int me = shmem_my_pe(), npes = shmem_n_pes();
+    int me = shmem_my_pe();
     long *dev = gpu_alloc<long>(MIXED), host[MIXED], want[MIXED];
     long errors = 0;
     fill(host, 90, me, MIXED);
     to_gpu(dev, host, MIXED);
-    for (size_t i = 0; i < MIXED; i++) {
-        want[i] = 0;
-        for (int pe = 0; pe < npes; pe++)
-            want[i] += rnd(90, pe, i);
-    }
+    expect_reduce(want, 90, 0, MIXED);
     errors += shmem_long_sum_reduce(SHMEM_TEAM_WORLD, mixed_host, dev, MIXED) != 0;
     errors += count_diff(mixed_host, want, MIXED);
     fill(mixed_host, 91, me, MIXED);
-    for (size_t i = 0; i < MIXED; i++) {
-        want[i] = 0;
-        for (int pe = 0; pe < npes; pe++)
-            want[i] += rnd(91, pe, i);
-    }
+    expect_reduce(want, 91, 0, MIXED);
     shmem_barrier_all();
     errors += shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dev, mixed_host, MIXED) != 0;
     from_gpu(host, dev, MIXED);

@@ -191,11 +191,6 @@ static void launch_wait(buffers b, int) {
     wait_kernel<<<1, 32>>>(b);
 }
 
-static void barrier_on_stream(void) {
-    shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-}
-
 /* Stream-ordered forms: put + signal to the next PE, wait on the own signal, check. */
 static int stream_test(buffers b) {
     int me = shmem_my_pe(), n = shmem_n_pes();
