@@ -179,26 +179,17 @@ template <int C> static int run_coll(const bench_opts &o, const char *name) {
     return rc;
 }
 
+/* run_one of the reduction with operator op, a BL_OP_ value (0 to 6, the order of op_names). */
 template <typename T>
 static int run_reduce_type(const bench_opts &o, const char *type_name, int op, char *dest,
                            char *src, size_t max_bytes) {
-    const char *name = "reduction_latency";
-    switch (op) {
-    case BL_OP_SUM:
-        return run_one<T, C_REDUCE, BL_OP_SUM>(o, name, type_name, dest, src, max_bytes);
-    case BL_OP_PROD:
-        return run_one<T, C_REDUCE, BL_OP_PROD>(o, name, type_name, dest, src, max_bytes);
-    case BL_OP_AND:
-        return run_one<T, C_REDUCE, BL_OP_AND>(o, name, type_name, dest, src, max_bytes);
-    case BL_OP_OR:
-        return run_one<T, C_REDUCE, BL_OP_OR>(o, name, type_name, dest, src, max_bytes);
-    case BL_OP_XOR:
-        return run_one<T, C_REDUCE, BL_OP_XOR>(o, name, type_name, dest, src, max_bytes);
-    case BL_OP_MIN:
-        return run_one<T, C_REDUCE, BL_OP_MIN>(o, name, type_name, dest, src, max_bytes);
-    default:
-        return run_one<T, C_REDUCE, BL_OP_MAX>(o, name, type_name, dest, src, max_bytes);
-    }
+    static int (*const run[])(const bench_opts &, const char *, const char *, char *, char *,
+                              size_t) = {
+        run_one<T, C_REDUCE, BL_OP_SUM>, run_one<T, C_REDUCE, BL_OP_PROD>,
+        run_one<T, C_REDUCE, BL_OP_AND>, run_one<T, C_REDUCE, BL_OP_OR>,
+        run_one<T, C_REDUCE, BL_OP_XOR>, run_one<T, C_REDUCE, BL_OP_MIN>,
+        run_one<T, C_REDUCE, BL_OP_MAX>};
+    return run[op](o, "reduction_latency", type_name, dest, src, max_bytes);
 }
 
 /* -a items: OP, TYPE-OP, TYPE or all, comma-separated. */
