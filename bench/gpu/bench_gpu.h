@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench_lib.h"
+#include "bench_size.h"
 
 /* ---- options ----------------------------------------------------------------------------------
  */
@@ -51,29 +52,6 @@ struct bench_register {
         bench_registry().push_back({name, usage, d, run, any_npes});
     }
 };
-
-/* Parses "12", "4K", "16M", "1G". */
-static inline size_t bench_parse_size(const char *s) {
-    char *end;
-    double v = strtod(s, &end);
-    switch (*end) {
-    case 'k':
-    case 'K':
-        v *= 1024.0;
-        break;
-    case 'm':
-    case 'M':
-        v *= 1048576.0;
-        break;
-    case 'g':
-    case 'G':
-        v *= 1073741824.0;
-        break;
-    default:
-        break;
-    }
-    return (size_t)v;
-}
 
 static inline const char *bench_scope_name(int s) {
     return s == BL_BLOCK ? "block" : s == BL_WARP ? "warp" : "thread";

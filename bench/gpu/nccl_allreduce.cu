@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_size.h"
+
 #define NRANKS 2
 
 #define CUDA_OK(call)                                                                              \
@@ -39,28 +41,6 @@ struct options {
     size_t b = 8, e = 256u << 20, big = 512u << 20;
     int f = 4, n = 200, r = 5;
 };
-
-static size_t parse_size(const char *s) {
-    char *end = nullptr;
-    double v = strtod(s, &end);
-    switch (*end) {
-    case 'k':
-    case 'K':
-        v *= 1 << 10;
-        break;
-    case 'm':
-    case 'M':
-        v *= 1 << 20;
-        break;
-    case 'g':
-    case 'G':
-        v *= 1 << 30;
-        break;
-    default:
-        break;
-    }
-    return (size_t)v;
-}
 
 static pthread_barrier_t threads_meet;
 
@@ -164,9 +144,9 @@ int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string k = argv[i];
         if (k == "-b")
-            o.b = parse_size(argv[i + 1]);
+            o.b = bench_parse_size(argv[i + 1]);
         else if (k == "-e")
-            o.e = parse_size(argv[i + 1]);
+            o.e = bench_parse_size(argv[i + 1]);
         else if (k == "-f")
             o.f = atoi(argv[i + 1]);
         else if (k == "-n")
@@ -174,7 +154,7 @@ int main(int argc, char **argv) {
         else if (k == "-r")
             o.r = atoi(argv[i + 1]);
         else if (k == "-B")
-            o.big = parse_size(argv[i + 1]);
+            o.big = bench_parse_size(argv[i + 1]);
         else {
             fprintf(stderr, "nccl_allreduce: unknown option %s\n", argv[i]);
             return 2;
