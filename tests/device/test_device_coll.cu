@@ -95,7 +95,33 @@ static void launch_broadcast_mem(int g, shmem_team_t t, void *d, const void *s, 
     LAUNCH(broadcast_mem, g, t, (char *)d, (const char *)s, n, root);
 }
 
-#define REDUCE_KERNEL(CT, NAME, OP)                                                                \
+/* The reductions tested: C type, type name, operator, and the values it gets (gen's kind). */
+#define REDUCTIONS(X)                                                                              \
+    X(int, int, sum, GEN_SUM)                                                                      \
+    X(int, int, prod, GEN_PROD)                                                                    \
+    X(int, int, min, GEN_ORDER)                                                                    \
+    X(int, int, max, GEN_ORDER)                                                                    \
+    X(unsigned int, uint, and, GEN_BITS)                                                           \
+    X(unsigned int, uint, or, GEN_BITS)                                                            \
+    X(unsigned int, uint, xor, GEN_BITS)                                                           \
+    X(int8_t, int8, and, GEN_BITS)                                                                 \
+    X(int8_t, int8, sum, GEN_SUM)                                                                  \
+    X(unsigned char, uchar, max, GEN_ORDER)                                                        \
+    X(unsigned char, uchar, prod, GEN_PROD)                                                        \
+    X(short, short, prod, GEN_PROD)                                                                \
+    X(short, short, min, GEN_ORDER)                                                                \
+    X(long long, longlong, sum, GEN_SUM)                                                           \
+    X(long long, longlong, max, GEN_ORDER)                                                         \
+    X(uint64_t, uint64, xor, GEN_BITS)                                                             \
+    X(uint64_t, uint64, or, GEN_BITS)                                                              \
+    X(size_t, size, sum, GEN_SUM)                                                                  \
+    X(float, float, sum, GEN_SUM)                                                                  \
+    X(float, float, prod, GEN_PROD)                                                                \
+    X(float, float, min, GEN_ORDER)                                                                \
+    X(double, double, sum, GEN_SUM)                                                                \
+    X(double, double, max, GEN_ORDER)
+
+#define REDUCE_KERNEL(CT, NAME, OP, GEN)                                                           \
     template <int G>                                                                               \
     __global__ void reduce_##NAME##_##OP(shmem_team_t t, CT *d, const CT *s, size_t n) {           \
         GROUP_CALL(G, NAME##_##OP##_reduce, t, d, s, n);                                           \
@@ -104,29 +130,7 @@ static void launch_broadcast_mem(int g, shmem_team_t t, void *d, const void *s, 
                                             size_t n) {                                            \
         LAUNCH(reduce_##NAME##_##OP, g, t, (CT *)d, (const CT *)s, n);                             \
     }
-REDUCE_KERNEL(int, int, sum)
-REDUCE_KERNEL(int, int, prod)
-REDUCE_KERNEL(int, int, min)
-REDUCE_KERNEL(int, int, max)
-REDUCE_KERNEL(unsigned int, uint, and)
-REDUCE_KERNEL(unsigned int, uint, or)
-REDUCE_KERNEL(unsigned int, uint, xor)
-REDUCE_KERNEL(int8_t, int8, and)
-REDUCE_KERNEL(int8_t, int8, sum)
-REDUCE_KERNEL(unsigned char, uchar, max)
-REDUCE_KERNEL(unsigned char, uchar, prod)
-REDUCE_KERNEL(short, short, prod)
-REDUCE_KERNEL(short, short, min)
-REDUCE_KERNEL(long long, longlong, sum)
-REDUCE_KERNEL(long long, longlong, max)
-REDUCE_KERNEL(uint64_t, uint64, xor)
-REDUCE_KERNEL(uint64_t, uint64, or)
-REDUCE_KERNEL(size_t, size, sum)
-REDUCE_KERNEL(float, float, sum)
-REDUCE_KERNEL(float, float, prod)
-REDUCE_KERNEL(float, float, min)
-REDUCE_KERNEL(double, double, sum)
-REDUCE_KERNEL(double, double, max)
+REDUCTIONS(REDUCE_KERNEL)
 
 /* team_my_pe, team_n_pes and team_sync: every PE writes its number into its slot on the next PE,
  * syncs, and reads what the previous PE wrote (the sync orders the plain stores). */
@@ -300,6 +304,10 @@ struct move_entry {
                 uint64_t id);
 };
 
+/* One row of the reduction table in main: name, host check, kernel launcher, values. */
+#define RCASE(CT, NAME, OP, GEN)                                                                   \
+    {#NAME " " #OP, reduce_case<CT, h_##OP>, launch_reduce_##NAME##_##OP, GEN},
+
 int main(int argc, char **argv) {
     gpu_test_require_gpu();
     shmem_init();
@@ -379,41 +387,14 @@ int main(int argc, char **argv) {
                     fails += gpu_test_report(what, bad);
                 }
 
-                /* Reductions: every operator, types of 1, 2, 4 and 8 bytes, aligned and unaligned,
-                 * in place; int sum also over several scratch chunks (more than one slot per PE).
-                 */
-#define RCASE(CT, NAME, OP, GEN)                                                                   \
-    { #NAME " " #OP, reduce_case < CT, h_##OP>, launch_reduce_##NAME##_##OP, GEN }
+    /* Reductions: every operator, types of 1, 2, 4 and 8 bytes, aligned and unaligned, in place;
+     * int sum also over several scratch chunks (more than one slot per PE). */
     struct reduce_entry {
         const char *name;
         long (*run)(reduce_launch_t, int, int, shmem_team_t, size_t, size_t, bool, uint64_t);
         reduce_launch_t launch;
         int gen_kind;
-    } reductions[] = {
-        RCASE(int, int, sum, GEN_SUM),
-        RCASE(int, int, prod, GEN_PROD),
-        RCASE(int, int, min, GEN_ORDER),
-        RCASE(int, int, max, GEN_ORDER),
-        RCASE(unsigned int, uint, and, GEN_BITS),
-        RCASE(unsigned int, uint, or, GEN_BITS),
-        RCASE(unsigned int, uint, xor, GEN_BITS),
-        RCASE(int8_t, int8, and, GEN_BITS),
-        RCASE(int8_t, int8, sum, GEN_SUM),
-        RCASE(unsigned char, uchar, max, GEN_ORDER),
-        RCASE(unsigned char, uchar, prod, GEN_PROD),
-        RCASE(short, short, prod, GEN_PROD),
-        RCASE(short, short, min, GEN_ORDER),
-        RCASE(long long, longlong, sum, GEN_SUM),
-        RCASE(long long, longlong, max, GEN_ORDER),
-        RCASE(uint64_t, uint64, xor, GEN_BITS),
-        RCASE(uint64_t, uint64, or, GEN_BITS),
-        RCASE(size_t, size, sum, GEN_SUM),
-        RCASE(float, float, sum, GEN_SUM),
-        RCASE(float, float, prod, GEN_PROD),
-        RCASE(float, float, min, GEN_ORDER),
-        RCASE(double, double, sum, GEN_SUM),
-        RCASE(double, double, max, GEN_ORDER),
-    };
+    } reductions[] = {REDUCTIONS(RCASE)};
     /* (elements, offset, in place, shared team): every path once, kept few so that 4 PEs
      * sharing one GPU finish in seconds. */
     const struct {
