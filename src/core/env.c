@@ -52,7 +52,8 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "library's waits do. Unset: on when the network transport needs the target to act (UCX "
      "over TCP)."},
     {"SHMEM_PROGRESS_INTERVAL", "10",
-     "Microseconds the progress thread sleeps between two passes (1 to 1000000)."},
+     "Microseconds the progress thread sleeps between two passes that find work (1 to "
+     "1000000); when idle the pause doubles, up to 64 times this."},
     {"SHMEM_NETWORK_TIMEOUT", "20",
      "Seconds a blocking network operation may wait for its peer before the job ends with a "
      "message naming the peer (a peer that stopped or a network that is down); 0: no limit."},

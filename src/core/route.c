@@ -111,12 +111,19 @@ static int progress_running;
 static int progress_stop;
 static long progress_interval_us;
 
+/* Progress every interval while there is traffic; after passes that find nothing the pause
+ * doubles, up to 64 intervals, so that idle PEs (many per core on a loaded node) do not wake each
+ * other every few microseconds. */
 static void *progress_main(void *arg) {
     (void)arg;
-    struct timespec pause = {.tv_sec = progress_interval_us / 1000000,
-                             .tv_nsec = (progress_interval_us % 1000000) * 1000};
+    long pause_us = progress_interval_us;
     while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
-        net_ops->progress();
+        if (net_ops->progress())
+            pause_us = progress_interval_us;
+        else if (pause_us < 64 * progress_interval_us)
+            pause_us *= 2;
+        struct timespec pause = {.tv_sec = pause_us / 1000000,
+                                 .tv_nsec = (pause_us % 1000000) * 1000};
         nanosleep(&pause, NULL);
     }
     return NULL;

@@ -377,9 +377,9 @@ typedef struct shmemi_transport_ops {
     shmemi_status_t (*fence)(shmemi_transport_ctx_t *tctx, int pe);
     /* Completes everything the context issued (tctx NULL: on every context). */
     shmemi_status_t (*quiet)(shmemi_transport_ctx_t *tctx);
-    /* Runs the transport's progress once (the default context's, which serves peers' requests);
-     * thread-safe. */
-    void (*progress)(void);
+    /* Runs the transport's progress once (the worker that serves peers' requests); thread-safe.
+     * Returns nonzero when something happened. */
+    int (*progress)(void);
 } shmemi_transport_ops_t;
 
 /* Stubs for the slots of operations a transport does not have: they report
@@ -410,7 +410,7 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
                                                         size_t sig_offset, shmemi_amo_op_t sig_op,
                                                         uint64_t signal, int pe);
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
-void shmemi_transport_no_progress(void);
+int shmemi_transport_no_progress(void);
 
 /* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
  * holds the data segments of the executable and the internal segment. */
@@ -491,7 +491,7 @@ const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const voi
 /* Makes the progress the network transport needs (a no-op without one). Called by every wait. */
 static inline void shmemi_progress(void) {
     if (__builtin_expect(shmemi_transport_net != NULL, 0))
-        shmemi_transport_net->progress();
+        (void)shmemi_transport_net->progress();
 }
 
 SHMEMI_EXTERN_C_END

@@ -266,4 +266,6 @@ shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx,
     return SHMEMI_ERR_UNSUPPORTED;
 }
 
-void shmemi_transport_no_progress(void) {}
+int shmemi_transport_no_progress(void) {
+    return 0;
+}

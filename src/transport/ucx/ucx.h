@@ -87,7 +87,7 @@ shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *tctx, int segment, size_t
                                shmemi_amo_op_t sig_op, uint64_t signal, int pe);
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
-void ucx_progress(void);
+int ucx_progress(void);
 /* Destroys every context's endpoints and workers (finalize). */
 void ucx_ctx_destroy_all(void);
 

@@ -376,6 +376,6 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
     return result;
 }
 
-void ucx_progress(void) {
-    ucp_worker_progress(ucx.worker);
+int ucx_progress(void) {
+    return ucp_worker_progress(ucx.worker) != 0;
 }
