@@ -1,5 +1,6 @@
 /* Kernel-initiated ring put: every PE's kernel sends a block of data to the next PE with one
- * block-wide put, completes it with quiet and waits for all PEs with the device barrier. */
+ * block-wide put, completes it with quiet and waits for all PEs with the device barrier. The kernel
+ * waits for other PEs, so it is started with shmemx_collective_launch. Litmus: MP+barrier. */
 #include <stdio.h>
 
 #include <shmem.h>
@@ -27,17 +28,20 @@ int main(void) {
     int *errors, host_errors = 0;
     gpu_malloc((void **)&errors, sizeof(int));
     gpu_memset(errors, 0, sizeof(int));
-    ring<<<1, 256>>>(send, recv, errors);
-    gpu_error_t err = gpu_device_synchronize();
-    gpu_memcpy(&host_errors, errors, sizeof(int), gpu_memcpy_default);
-    printf("PE %d of %d: received from PE %d: %s\n", shmem_my_pe(), shmem_n_pes(),
-           (shmem_my_pe() + shmem_n_pes() - 1) % shmem_n_pes(),
-           err != gpu_success ? gpu_get_error_string(err)
-           : host_errors      ? "WRONG"
-                              : "ok");
+    void *args[] = {&send, &recv, &errors};
+    int err = shmemx_collective_launch((const void *)ring, dim3(1), dim3(256), args, 0, 0);
+    if (err == 0)
+        err = (int)gpu_device_synchronize();
+    if (err) {
+        printf("PE %d: launch or kernel failed (error %d)\n", shmem_my_pe(), err);
+    } else {
+        gpu_memcpy(&host_errors, errors, sizeof(int), gpu_memcpy_default);
+        printf("PE %d of %d: received from PE %d: %s\n", shmem_my_pe(), shmem_n_pes(),
+               (shmem_my_pe() + shmem_n_pes() - 1) % shmem_n_pes(), host_errors ? "WRONG" : "ok");
+    }
     gpu_free(errors);
     shmem_free(recv);
     shmem_free(send);
     shmem_finalize();
-    return err != gpu_success || host_errors;
+    return err || host_errors;
 }

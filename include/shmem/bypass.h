@@ -4,7 +4,9 @@
  * the buffers it writes, and in return its fence, quiet and waits skip cache maintenance:
  *  - data that arrives through a BYPASS context is visible to bypass loads (shmemx_*_ld_bypass,
  *    shmem_g, get) as soon as the matching wait or signal is observed;
- *  - plain loads of that data are ordered only after shmemx_acquire(scope);
+ *  - a wait on a BYPASS context acquires for everything but plain loads: later library operations,
+ *    bypass loads and stores, and plain stores happen after it; later plain loads may return stale
+ *    data until shmemx_acquire(SHMEMX_SCOPE_WORLD);
  *  - fence and quiet on a BYPASS context order SHMEM operations and bypass stores, not plain
  *    stores; a plain store that must reach peers before them needs shmemx_release(scope).
  * On the cpu platform, BYPASS puts of SHMEMX_BYPASS_NT_THRESHOLD bytes and more use non-temporal
@@ -55,14 +57,18 @@ SHMEMI_RMA_TYPES(SHMEMI_DECL_BYPASS)
 void shmemx_acquire(int scope);
 
 /* Release fence of the given scope: plain stores before it are ordered before SHMEM operations
- * and bypass stores after it (also drains non-temporal stores). Returns at once; release, scope
- * as given. Litmus: MP+rel.world+amo, MP+rel.pe+amo, MP+rel.block+amo,
- * MP+rel.block+amo+block, MP+st+release+bp. */
+ * and bypass stores after it (also drains non-temporal stores), and so are plain and bypass loads:
+ * call it between reading a buffer and the signal that lets its writer overwrite it. Returns at
+ * once; release, scope as given. Litmus: MP+rel.world+amo, MP+rel.pe+amo, MP+rel.block+amo,
+ * MP+rel.block+amo+block, MP+st+release+bp, LB+ld+rel+sigadd, LB+ld+rel.pe+sigadd. */
 void shmemx_release(int scope);
 
-/* shmem_signal_wait_until on a context: on a BYPASS context the payload of the matching put is
- * then visible to bypass loads, and to plain loads only after shmemx_acquire. Acquire load of
- * the signal word, scope world. Litmus: MP+bp+bypass, MP+bp+plain, MP+bp+acquire. */
+/* shmem_signal_wait_until on a context: returns once the condition holds, scope world. On the
+ * default or a user context it acquires, as shmem_signal_wait_until. A wait on a BYPASS context
+ * acquires for everything but plain loads: later library operations, bypass loads and stores,
+ * and plain stores happen after it; later plain loads may return stale data until
+ * shmemx_acquire(SHMEMX_SCOPE_WORLD). Litmus: MP+bp+bypass, MP+bp+plain, MP+bp+acquire,
+ * PIPE+bp+bypass+rel. */
 uint64_t shmemx_ctx_signal_wait_until(shmem_ctx_t ctx, uint64_t *sig_addr, int cmp,
                                       uint64_t cmp_value);
 

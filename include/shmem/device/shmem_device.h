@@ -15,7 +15,9 @@
  *   operations and makes them visible to all PEs, cumulatively (system-scope fence). Group forms
  *   synchronize the group first.
  * - wait_until, test (all forms), signal_wait_until: acquire at system scope in the default
- *   context; shmemx_ctx_signal_wait_until on a BYPASS context does not acquire.
+ *   context. A wait on a BYPASS context acquires for everything but plain loads: later library
+ *   operations, bypass loads and stores, and plain stores happen after it; later plain loads may
+ *   return stale data until shmemx_acquire(SHMEMX_SCOPE_WORLD).
  * - barrier_all: quiet then synchronize all PEs (release/acquire); sync_all: synchronize only.
  *   One thread, warp or block per PE calls it; kernels that call it on several blocks are started
  *   with shmemx_collective_launch.

@@ -447,8 +447,10 @@ SHMEMI_TWIN(uint64_t, shmem_signal_wait_until, (uint64_t * sig_addr, int cmp, ui
             return shmemi_dwait_until<0>("shmem_signal_wait_until", (const uint64_t *)sig_addr, cmp,
                                          cmp_value);)
 
-/* Waits on a signal with the context's acquire rule: the default context acquires; a BYPASS
- * context does not (read the payload with bypass loads, or call shmemx_acquire first). */
+/* Waits on a signal with the context's acquire rule: the default context acquires. A wait on a
+ * BYPASS context acquires for everything but plain loads: later library operations, bypass loads
+ * and stores, and plain stores happen after it; later plain loads may return stale data until
+ * shmemx_acquire(SHMEMX_SCOPE_WORLD). */
 SHMEMI_TWIN(uint64_t, shmemx_ctx_signal_wait_until,
             (shmem_ctx_t ctx, uint64_t *sig_addr, int cmp, uint64_t cmp_value),
             (ctx, sig_addr, cmp, cmp_value),

@@ -353,8 +353,9 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
  * condition: on NVIDIA the word read again with ld.acquire.sys (the caller checks the condition on
  * that value and spins on if it no longer holds); on AMD a read like the poll, followed by
  * shmemi_dpoll_acquire. So plain loads after a default-context wait never see stale cache lines,
- * and only the last read pays for the acquire. BYPASS waits never acquire: payload is read with
- * bypass loads or after shmemx_acquire. */
+ * and only the last read pays for the acquire. BYPASS waits pay for no acquire: their later bypass
+ * loads, library operations and stores are issued after the loop exits, and plain loads need
+ * shmemx_acquire (docs/memory_model.md, section 5). */
 template <int Acquire, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
 #if defined(SHMEMI_TEST_WEAKEN_WAIT) /* only the litmus harness's test builds: no acquire */
     return shmemi_ld_bypass(p);

@@ -1,0 +1,4 @@
+/* Litmus: MP+putsig+add. */
+int main(void) {
+    return 0;
+}
