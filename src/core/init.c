@@ -119,8 +119,13 @@ static void setup_segments(const char *call, size_t heap_size) {
     dl_iterate_phdr(find_data_ranges, &ranges);
     for (int i = 0; i < ranges.n; i++) {
         int s = i + 1;
-        status =
-            shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i], mine->blob[s]);
+        /* Frozen, so that no thread's store falls between the copy and the remap. */
+        status = shmemi_data_freeze(ranges.base[i], ranges.size[i]);
+        if (status == SHMEMI_OK) {
+            status = shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i],
+                                                            mine->blob[s]);
+            shmemi_data_thaw(ranges.base[i], ranges.size[i]);
+        }
         if (status != SHMEMI_OK)
             shmemi_fatal(call, "cannot share the program's data at %p (%zu bytes) (status %d)",
                          (void *)ranges.base[i], ranges.size[i], (int)status);
