@@ -16,6 +16,8 @@ SHMEMI_API int shmem_init_thread(int requested, int *provided) {
 
 SHMEMI_API void shmem_query_thread(int *provided) {
     shmemi_check_init("shmem_query_thread");
+    if (provided == NULL)
+        shmemi_fatal("shmem_query_thread", "provided is NULL");
     *provided = shmemi_state.thread_level;
 }
 
