@@ -170,6 +170,10 @@ typedef enum {
     SHMEMI_REDUCE_RABENSEIFNER,
 } shmemi_reduce_algorithm_t;
 
+/* Read from SHMEM_SCAN_ALGORITHM at shmem_init (team.c), used by scan.c. */
+typedef enum { SHMEMI_SCAN_LINEAR, SHMEMI_SCAN_RECURSIVE_DOUBLING } shmemi_scan_algorithm_t;
+extern shmemi_scan_algorithm_t shmemi_scan_algorithm;
+
 typedef struct {
     shmemi_bcast_algorithm_t bcast;
     shmemi_collect_algorithm_t collect;

@@ -21,6 +21,12 @@ SHMEMI_API void shmem_query_thread(int *provided) {
     *provided = shmemi_state.thread_level;
 }
 
+SHMEMI_API void shmem_query_initialized(int *initialized) {
+    if (initialized == NULL)
+        shmemi_fatal("shmem_query_initialized", "initialized is NULL");
+    *initialized = shmemi_initialized();
+}
+
 SHMEMI_API void shmem_finalize(void) {
     shmemi_finalize();
 }

@@ -490,6 +490,9 @@ static void coll_read_env(void) {
     shmemi_coll_config.reduce = env_choice("SHMEM_REDUCE_ALGORITHM", reduce, 4, 0);
     shmemi_coll_config.reduce_large_bytes = env_size("SHMEM_REDUCE_LARGE_SIZE", 64 * 1024);
     shmemi_coll_config.bcast_chunk_bytes = env_size("SHMEM_BCAST_CHUNK_SIZE", 64 * 1024);
+    static const char *const scan[] = {"linear", "recursive_doubling"};
+    shmemi_scan_algorithm = (shmemi_scan_algorithm_t)env_choice("SHMEM_SCAN_ALGORITHM", scan, 2,
+                                                                SHMEMI_SCAN_RECURSIVE_DOUBLING);
 }
 
 static shmemi_status_t coll_init(void) {

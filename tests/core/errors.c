@@ -36,10 +36,6 @@ int main(int argc, char **argv) {
         shmem_finalize();
         shmem_ptr(&global_value, 0);
     }
-    if (strcmp(mode, "init_after_finalize") == 0) {
-        shmem_finalize();
-        shmem_init();
-    }
     shmem_finalize();
     return 0;
 }
