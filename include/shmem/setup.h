@@ -68,6 +68,16 @@ void shmem_info_get_name(char *name);
  * the level, which SHMEM_DEBUG=1 logs, and ignores the rest. Callable at any time. */
 void shmem_pcontrol(const int level, ...);
 
+/* Deprecated cache management (OpenSHMEM 1.6 lists them as deprecated): local, no ordering and
+ * no effect. The memory libshmem's host routines use is cache-coherent, so there is nothing to
+ * invalidate or flush; the routines remain for programs written for machines where there was. */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
+
 /* Deprecated (OpenSHMEM 1.2): shmem_init; npes is ignored. No shmem_finalize is needed. */
 void start_pes(int npes);
 /* Deprecated: shmem_my_pe. */
