@@ -43,7 +43,8 @@ static int frozen_address(uintptr_t addr) {
 }
 
 static void on_fault(int sig, siginfo_t *info, void *context) {
-    if (frozen_address((uintptr_t)info->si_addr) && gettid() != freezer) {
+    if (frozen_address((uintptr_t)info->si_addr) &&
+        gettid() != __atomic_load_n(&freezer, __ATOMIC_ACQUIRE)) {
         /* sched_yield is a system call: async-signal-safe. */
         while (__atomic_load_n(&freeze_active, __ATOMIC_ACQUIRE))
             sched_yield();
@@ -70,7 +71,7 @@ shmemi_status_t shmemi_data_freeze(void *base, size_t size) {
         frozen[n].size = size;
         __atomic_store_n(&n_frozen, n + 1, __ATOMIC_RELEASE);
     }
-    freezer = gettid();
+    __atomic_store_n(&freezer, gettid(), __ATOMIC_RELEASE);
     __atomic_store_n(&freeze_active, 1, __ATOMIC_RELEASE);
     struct sigaction action;
     memset(&action, 0, sizeof(action));

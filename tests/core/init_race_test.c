@@ -12,37 +12,51 @@
 
 #define RUNS 100
 
-static long bss_counter;
-static long data_counter = 1000;
-static int stop;
-static int started;
+/* The globals under test, written by the helper thread with plain (volatile) stores and read by
+ * the main thread only after joining it. Plain stores, not atomics: ThreadSanitizer performs
+ * atomics inside its runtime, where it takes a fault for a crash instead of passing it to the
+ * library's handler. */
+static volatile long bss_counter;
+static volatile long data_counter = 1000;
+
+/* Coordination, outside the program's data segment (in malloc'ed memory). */
+typedef struct {
+    int stop;
+    int started;
+    long progress;
+    long made;
+} race_t;
 
 static void *incrementer(void *arg) {
-    long *made = arg;
-    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
-        __atomic_fetch_add(&bss_counter, 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&data_counter, 1, __ATOMIC_RELAXED);
-        ++*made;
-        __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+    race_t *r = arg;
+    long made = 0;
+    while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+        bss_counter = bss_counter + 1;
+        data_counter = data_counter + 1;
+        made++;
+        __atomic_store_n(&r->progress, made, __ATOMIC_RELAXED);
+        __atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
     }
+    r->made = made;
     return NULL;
 }
 
 static int one_run(void) {
-    long made = 0;
+    race_t *r = calloc(1, sizeof(*r));
     pthread_t thread;
-    if (pthread_create(&thread, NULL, incrementer, &made) != 0)
+    if (r == NULL || pthread_create(&thread, NULL, incrementer, r) != 0)
         return 2;
-    while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+    while (!__atomic_load_n(&r->started, __ATOMIC_ACQUIRE))
         ;
     shmem_init();
     /* Keep writing for a while after shmem_init, into the shared mapping. */
-    while (__atomic_load_n(&bss_counter, __ATOMIC_RELAXED) < 1000)
+    long at_init = __atomic_load_n(&r->progress, __ATOMIC_RELAXED);
+    while (__atomic_load_n(&r->progress, __ATOMIC_RELAXED) < at_init + 1000)
         ;
-    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
     pthread_join(thread, NULL);
-    long bss = __atomic_load_n(&bss_counter, __ATOMIC_RELAXED);
-    long data = __atomic_load_n(&data_counter, __ATOMIC_RELAXED);
+    long made = r->made, bss = bss_counter, data = data_counter;
+    free(r);
     shmem_finalize();
     if (bss != made || data != 1000 + made) {
         fprintf(stderr, "lost writes: %ld increments made, .bss counter %ld, .data counter %ld\n",
