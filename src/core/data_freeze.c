@@ -65,29 +65,37 @@ shmemi_status_t shmemi_data_freeze(void *base, size_t size) {
     int n = n_frozen;
     if (n == MAX_FROZEN)
         return SHMEMI_ERR_NOMEM;
-    int known = frozen_address((uintptr_t)base);
-    if (!known) {
+    if (!frozen_address((uintptr_t)base)) {
         frozen[n].base = (uintptr_t)base;
         frozen[n].size = size;
         __atomic_store_n(&n_frozen, n + 1, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&freezer, gettid(), __ATOMIC_RELEASE);
     __atomic_store_n(&freeze_active, 1, __ATOMIC_RELEASE);
-    struct sigaction action;
-    memset(&action, 0, sizeof(action));
-    action.sa_sigaction = on_fault;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    if (sigaction(SIGSEGV, &action, &previous) != 0) {
-        __atomic_store_n(&freeze_active, 0, __ATOMIC_RELEASE);
-        return SHMEMI_ERR_IO;
+    /* Installed once and left installed: a fault taken just before the thaw may be delivered
+     * after it (the kernel picks the handler when the faulting thread next returns to user
+     * space, which may be much later on a busy machine), and must still find this handler, not
+     * the default action. Faults elsewhere go to the handler the program had. A program that
+     * installs its own afterwards gets this one back at its next shmem_init. */
+    struct sigaction current;
+    if (sigaction(SIGSEGV, NULL, &current) != 0)
+        goto err_active;
+    if (!(current.sa_flags & SA_SIGINFO) || current.sa_sigaction != on_fault) {
+        struct sigaction action;
+        memset(&action, 0, sizeof(action));
+        action.sa_sigaction = on_fault;
+        action.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(SIGSEGV, &action, &previous) != 0)
+            goto err_active;
     }
-    if (mprotect(base, size, PROT_READ) != 0) {
-        __atomic_store_n(&freeze_active, 0, __ATOMIC_RELEASE);
-        sigaction(SIGSEGV, &previous, NULL);
-        return SHMEMI_ERR_IO;
-    }
+    if (mprotect(base, size, PROT_READ) != 0)
+        goto err_active;
     return SHMEMI_OK;
+
+err_active:
+    __atomic_store_n(&freeze_active, 0, __ATOMIC_RELEASE);
+    return SHMEMI_ERR_IO;
 }
 
 void shmemi_data_thaw(void *base, size_t size) {
@@ -95,5 +103,4 @@ void shmemi_data_thaw(void *base, size_t size) {
      * protection where sharing failed. */
     mprotect(base, size, PROT_READ | PROT_WRITE);
     __atomic_store_n(&freeze_active, 0, __ATOMIC_RELEASE);
-    sigaction(SIGSEGV, &previous, NULL);
 }
