@@ -9,260 +9,439 @@
 
 #include <stdio.h>
 
-/* The specification's type tables, as the TYPENAME of each routine name. */
-#define STD_RMA(X, P, S)                                                                           \
-    X(P##float##S)                                                                                 \
-    X(P##double##S) X(P##longdouble##S) X(P##char##S) X(P##schar##S) X(P##short##S) X(P##int##S)   \
-        X(P##long##S) X(P##longlong##S) X(P##uchar##S) X(P##ushort##S) X(P##uint##S)               \
-            X(P##ulong##S) X(P##ulonglong##S) X(P##int8##S) X(P##int16##S) X(P##int32##S)          \
-                X(P##int64##S) X(P##uint8##S) X(P##uint16##S) X(P##uint32##S) X(P##uint64##S)      \
-                    X(P##size##S) X(P##ptrdiff##S)
-#define STD_AMO(X, P, S)                                                                           \
-    X(P##int##S)                                                                                   \
-    X(P##long##S) X(P##longlong##S) X(P##uint##S) X(P##ulong##S) X(P##ulonglong##S) X(P##int32##S) \
-        X(P##int64##S) X(P##uint32##S) X(P##uint64##S) X(P##size##S) X(P##ptrdiff##S)
-#define EXT_AMO(X, P, S)                                                                           \
-    X(P##float##S)                                                                                 \
-    X(P##double##S) X(P##int##S) X(P##long##S) X(P##longlong##S) X(P##uint##S) X(P##ulong##S)      \
-        X(P##ulonglong##S) X(P##int32##S) X(P##int64##S) X(P##uint32##S) X(P##uint64##S)           \
-            X(P##size##S) X(P##ptrdiff##S)
-#define BIT_AMO(X, P, S)                                                                           \
-    X(P##uint##S)                                                                                  \
-    X(P##ulong##S) X(P##ulonglong##S) X(P##int32##S) X(P##int64##S) X(P##uint32##S)                \
-        X(P##uint64##S)
-#define P2P_SYNC(X, P, S)                                                                          \
-    X(P##int##S)                                                                                   \
-    X(P##long##S) X(P##longlong##S) X(P##uint##S) X(P##ulong##S) X(P##ulonglong##S) X(P##int32##S) \
-        X(P##int64##S) X(P##uint32##S) X(P##uint64##S) X(P##size##S) X(P##ptrdiff##S)              \
-            X(P##short##S) X(P##ushort##S)
-#define DEPR_WAIT(X, P, S) X(P##short##S) X(P##int##S) X(P##long##S) X(P##longlong##S)
-#define DEPR_AMO(X, P, S) X(P##int##S) X(P##long##S) X(P##longlong##S)
-#define DEPR_EXT_AMO(X, P, S)                                                                      \
-    X(P##float##S) X(P##double##S) X(P##int##S) X(P##long##S) X(P##longlong##S)
-#define TEAM_BITWISE(X, P, S)                                                                      \
-    X(P##uchar##S)                                                                                 \
-    X(P##ushort##S) X(P##uint##S) X(P##ulong##S) X(P##ulonglong##S) X(P##int8##S) X(P##int16##S)   \
-        X(P##int32##S) X(P##int64##S) X(P##uint8##S) X(P##uint16##S) X(P##uint32##S)               \
-            X(P##uint64##S) X(P##size##S)
-#define TEAM_MINMAX(X, P, S)                                                                       \
-    X(P##char##S)                                                                                  \
-    X(P##schar##S) X(P##short##S) X(P##int##S) X(P##long##S) X(P##longlong##S) X(P##ptrdiff##S)    \
-        X(P##uchar##S) X(P##ushort##S) X(P##uint##S) X(P##ulong##S) X(P##ulonglong##S)             \
-            X(P##int8##S) X(P##int16##S) X(P##int32##S) X(P##int64##S) X(P##uint8##S)              \
-                X(P##uint16##S) X(P##uint32##S) X(P##uint64##S) X(P##size##S) X(P##float##S)       \
-                    X(P##double##S) X(P##longdouble##S)
-#define TEAM_ARITH(X, P, S)                                                                        \
-    X(P##char##S)                                                                                  \
-    X(P##schar##S) X(P##short##S) X(P##int##S) X(P##long##S) X(P##longlong##S) X(P##ptrdiff##S)    \
-        X(P##uchar##S) X(P##ushort##S) X(P##uint##S) X(P##ulong##S) X(P##ulonglong##S)             \
-            X(P##int8##S) X(P##int16##S) X(P##int32##S) X(P##int64##S) X(P##uint8##S)              \
-                X(P##uint16##S) X(P##uint32##S) X(P##uint64##S) X(P##size##S) X(P##float##S)       \
-                    X(P##double##S) X(P##longdouble##S) X(P##complexd##S) X(P##complexf##S)
-#define ASET_BITWISE(X, P, S) X(P##short##S) X(P##int##S) X(P##long##S) X(P##longlong##S)
-#define ASET_MINMAX(X, P, S)                                                                       \
-    X(P##short##S)                                                                                 \
-    X(P##int##S) X(P##long##S) X(P##longlong##S) X(P##float##S) X(P##double##S)                    \
-        X(P##longdouble##S)
-#define ASET_ARITH(X, P, S)                                                                        \
-    X(P##short##S)                                                                                 \
-    X(P##int##S) X(P##long##S) X(P##longlong##S) X(P##float##S) X(P##double##S)                    \
-        X(P##longdouble##S) X(P##complexd##S) X(P##complexf##S)
+/* One entry per line, as the specification lists them; clang-format would join the lines. */
+/* clang-format off */
 
-#define SIZES(X, P, S) X(P##8##S) X(P##16##S) X(P##32##S) X(P##64##S) X(P##128##S)
+/* The specification's type tables: X(prefix, TYPENAME, suffix) for each type. */
+#define STD_RMA(X, P, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, longdouble, S) \
+    X(P, char, S) \
+    X(P, schar, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, uchar, S) \
+    X(P, ushort, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int8, S) \
+    X(P, int16, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint8, S) \
+    X(P, uint16, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S) \
+    X(P, ptrdiff, S)
+#define STD_AMO(X, P, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S) \
+    X(P, ptrdiff, S)
+#define EXT_AMO(X, P, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S) \
+    X(P, ptrdiff, S)
+#define BIT_AMO(X, P, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S)
+#define P2P_SYNC(X, P, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S) \
+    X(P, ptrdiff, S) \
+    X(P, short, S) \
+    X(P, ushort, S)
+#define DEPR_WAIT(X, P, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S)
+#define DEPR_AMO(X, P, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S)
+#define DEPR_EXT_AMO(X, P, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S)
+#define TEAM_BITWISE(X, P, S) \
+    X(P, uchar, S) \
+    X(P, ushort, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int8, S) \
+    X(P, int16, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint8, S) \
+    X(P, uint16, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S)
+#define TEAM_MINMAX(X, P, S) \
+    X(P, char, S) \
+    X(P, schar, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, ptrdiff, S) \
+    X(P, uchar, S) \
+    X(P, ushort, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int8, S) \
+    X(P, int16, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint8, S) \
+    X(P, uint16, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, longdouble, S)
+#define TEAM_ARITH(X, P, S) \
+    X(P, char, S) \
+    X(P, schar, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, ptrdiff, S) \
+    X(P, uchar, S) \
+    X(P, ushort, S) \
+    X(P, uint, S) \
+    X(P, ulong, S) \
+    X(P, ulonglong, S) \
+    X(P, int8, S) \
+    X(P, int16, S) \
+    X(P, int32, S) \
+    X(P, int64, S) \
+    X(P, uint8, S) \
+    X(P, uint16, S) \
+    X(P, uint32, S) \
+    X(P, uint64, S) \
+    X(P, size, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, longdouble, S) \
+    X(P, complexd, S) \
+    X(P, complexf, S)
+#define ASET_BITWISE(X, P, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S)
+#define ASET_MINMAX(X, P, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, longdouble, S)
+#define ASET_ARITH(X, P, S) \
+    X(P, short, S) \
+    X(P, int, S) \
+    X(P, long, S) \
+    X(P, longlong, S) \
+    X(P, float, S) \
+    X(P, double, S) \
+    X(P, longdouble, S) \
+    X(P, complexd, S) \
+    X(P, complexf, S)
+#define SIZES(X, P, S) \
+    X(P, 8, S) \
+    X(P, 16, S) \
+    X(P, 32, S) \
+    X(P, 64, S) \
+    X(P, 128, S)
+
+#define REF(name) (void (*)(void))(name),
+#define REF_PASTE(P, T, S) REF(P##T##S)
 
 static void (*const routines[])(void) = {
-#define REF(name) (void (*)(void))(name),
     /* Typed routines: shmem[_ctx]_TYPENAME_<op>. */
-    DEPR_AMO(REF, shmem_, _add) STD_RMA(REF, shmem_, _alltoall) STD_RMA(REF, shmem_, _alltoalls)
-        TEAM_BITWISE(REF, shmem_, _and_reduce)
-            ASET_BITWISE(REF, shmem_, _and_to_all)
-                STD_AMO(REF, shmem_, _atomic_add)
-                    BIT_AMO(REF, shmem_, _atomic_and)
-                        STD_AMO(REF, shmem_, _atomic_compare_swap)
-                            STD_AMO(REF, shmem_, _atomic_compare_swap_nbi)
-                                EXT_AMO(REF, shmem_, _atomic_fetch) STD_AMO(REF, shmem_, _atomic_fetch_add) STD_AMO(REF, shmem_, _atomic_fetch_add_nbi) BIT_AMO(REF, shmem_, _atomic_fetch_and) BIT_AMO(REF, shmem_, _atomic_fetch_and_nbi) STD_AMO(REF, shmem_, _atomic_fetch_inc) STD_AMO(REF, shmem_, _atomic_fetch_inc_nbi) EXT_AMO(REF, shmem_, _atomic_fetch_nbi) BIT_AMO(REF, shmem_, _atomic_fetch_or) BIT_AMO(REF, shmem_, _atomic_fetch_or_nbi) BIT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                  shmem_, _atomic_fetch_xor) BIT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     shmem_, _atomic_fetch_xor_nbi) STD_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            shmem_, _atomic_inc) BIT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         shmem_, _atomic_or) EXT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     _atomic_set) EXT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          shmem_, _atomic_swap) EXT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        shmem_, _atomic_swap_nbi) BIT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          shmem_, _atomic_xor) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       _broadcast) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                           shmem_, _collect) DEPR_AMO(REF, shmem_, _cswap) DEPR_AMO(REF, shmem_, _fadd) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                _fcollect) DEPR_EXT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        _fetch) DEPR_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         _finc) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        _g) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    shmem_, _get) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          _get_nbi) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            _ibget) STD_RMA(REF, shmem_, _ibput) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         _iget) DEPR_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         shmem_, _inc) STD_RMA(REF, shmem_, _iput) TEAM_MINMAX(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                               shmem_, _max_reduce) ASET_MINMAX(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                shmem_, _max_to_all) TEAM_MINMAX(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 shmem_, _min_reduce) ASET_MINMAX(REF, shmem_, _min_to_all) TEAM_BITWISE(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         _or_reduce) ASET_BITWISE(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  shmem_, _or_to_all) STD_RMA(REF, shmem_, _p) TEAM_ARITH(REF, shmem_, _prod_reduce) ASET_ARITH(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                _prod_to_all) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      _put) STD_RMA(REF, shmem_, _put_nbi) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   _put_signal) STD_RMA(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        _put_signal_nbi) DEPR_EXT_AMO(REF, shmem_, _set) TEAM_ARITH(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    _sum_exscan) TEAM_ARITH(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            _sum_inscan) TEAM_ARITH(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    _sum_reduce) ASET_ARITH(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            _sum_to_all) DEPR_EXT_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      _swap) P2P_SYNC(REF, shmem_, _test) STD_AMO(REF, shmem_, _test_all) STD_AMO(REF, shmem_, _test_all_vector) STD_AMO(REF, shmem_, _test_any) STD_AMO(REF,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         shmem_,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         _test_any_vector)
-                                    STD_AMO(REF, shmem_, _test_some) STD_AMO(REF, shmem_, _test_some_vector) DEPR_WAIT(REF, shmem_, _wait) P2P_SYNC(
-                                        REF, shmem_,
-                                        _wait_until) STD_AMO(REF, shmem_, _wait_until_all)
-                                        STD_AMO(REF, shmem_, _wait_until_all_vector) STD_AMO(REF, shmem_, _wait_until_any) STD_AMO(
-                                            REF, shmem_, _wait_until_any_vector) STD_AMO(REF, shmem_, _wait_until_some) STD_AMO(REF, shmem_, _wait_until_some_vector)
-                                            TEAM_BITWISE(REF, shmem_, _xor_reduce) ASET_BITWISE(REF, shmem_, _xor_to_all) STD_AMO(
-                                                REF, shmem_ctx_,
-                                                _atomic_add) BIT_AMO(REF, shmem_ctx_, _atomic_and) STD_AMO(REF,
-                                                                                                           shmem_ctx_,
-                                                                                                           _atomic_compare_swap)
-                                                STD_AMO(REF, shmem_ctx_, _atomic_compare_swap_nbi) EXT_AMO(
-                                                    REF, shmem_ctx_,
-                                                    _atomic_fetch) STD_AMO(REF, shmem_ctx_,
-                                                                           _atomic_fetch_add) STD_AMO(REF,
-                                                                                                      shmem_ctx_,
-                                                                                                      _atomic_fetch_add_nbi)
-                                                    BIT_AMO(
-                                                        REF, shmem_ctx_,
-                                                        _atomic_fetch_and) BIT_AMO(REF, shmem_ctx_,
-                                                                                   _atomic_fetch_and_nbi) STD_AMO(REF,
-                                                                                                                  shmem_ctx_,
-                                                                                                                  _atomic_fetch_inc)
-                                                        STD_AMO(
-                                                            REF, shmem_ctx_,
-                                                            _atomic_fetch_inc_nbi) EXT_AMO(REF,
-                                                                                           shmem_ctx_,
-                                                                                           _atomic_fetch_nbi) BIT_AMO(REF,
-                                                                                                                      shmem_ctx_,
-                                                                                                                      _atomic_fetch_or)
-                                                            BIT_AMO(REF, shmem_ctx_, _atomic_fetch_or_nbi) BIT_AMO(
-                                                                REF, shmem_ctx_,
-                                                                _atomic_fetch_xor) BIT_AMO(REF,
-                                                                                           shmem_ctx_,
-                                                                                           _atomic_fetch_xor_nbi)
-                                                                STD_AMO(REF, shmem_ctx_, _atomic_inc) BIT_AMO(
-                                                                    REF, shmem_ctx_,
-                                                                    _atomic_or) EXT_AMO(REF, shmem_ctx_, _atomic_set)
-                                                                    EXT_AMO(REF, shmem_ctx_, _atomic_swap) EXT_AMO(
-                                                                        REF, shmem_ctx_,
-                                                                        _atomic_swap_nbi) BIT_AMO(REF,
-                                                                                                  shmem_ctx_,
-                                                                                                  _atomic_xor)
-                                                                        STD_RMA(REF, shmem_ctx_, _g) STD_RMA(
-                                                                            REF, shmem_ctx_,
-                                                                            _get) STD_RMA(REF,
-                                                                                          shmem_ctx_,
-                                                                                          _get_nbi)
-                                                                            STD_RMA(REF, shmem_ctx_, _ibget) STD_RMA(
-                                                                                REF, shmem_ctx_,
-                                                                                _ibput) STD_RMA(REF, shmem_ctx_, _iget)
-                                                                                STD_RMA(
-                                                                                    REF, shmem_ctx_,
-                                                                                    _iput) STD_RMA(REF,
-                                                                                                   shmem_ctx_,
-                                                                                                   _p)
-                                                                                    STD_RMA(
-                                                                                        REF,
-                                                                                        shmem_ctx_,
-                                                                                        _put)
-                                                                                        STD_RMA(
-                                                                                            REF,
-                                                                                            shmem_ctx_,
-                                                                                            _put_nbi)
-                                                                                            STD_RMA(
-                                                                                                REF,
-                                                                                                shmem_ctx_,
-                                                                                                _put_signal)
-                                                                                                STD_RMA(
-                                                                                                    REF,
-                                                                                                    shmem_ctx_,
-                                                                                                    _put_signal_nbi)
+    DEPR_AMO(REF_PASTE, shmem_, _add)
+    STD_RMA(REF_PASTE, shmem_, _alltoall)
+    STD_RMA(REF_PASTE, shmem_, _alltoalls)
+    TEAM_BITWISE(REF_PASTE, shmem_, _and_reduce)
+    ASET_BITWISE(REF_PASTE, shmem_, _and_to_all)
+    STD_AMO(REF_PASTE, shmem_, _atomic_add)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_and)
+    STD_AMO(REF_PASTE, shmem_, _atomic_compare_swap)
+    STD_AMO(REF_PASTE, shmem_, _atomic_compare_swap_nbi)
+    EXT_AMO(REF_PASTE, shmem_, _atomic_fetch)
+    STD_AMO(REF_PASTE, shmem_, _atomic_fetch_add)
+    STD_AMO(REF_PASTE, shmem_, _atomic_fetch_add_nbi)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_fetch_and)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_fetch_and_nbi)
+    STD_AMO(REF_PASTE, shmem_, _atomic_fetch_inc)
+    STD_AMO(REF_PASTE, shmem_, _atomic_fetch_inc_nbi)
+    EXT_AMO(REF_PASTE, shmem_, _atomic_fetch_nbi)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_fetch_or)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_fetch_or_nbi)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_fetch_xor)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_fetch_xor_nbi)
+    STD_AMO(REF_PASTE, shmem_, _atomic_inc)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_or)
+    EXT_AMO(REF_PASTE, shmem_, _atomic_set)
+    EXT_AMO(REF_PASTE, shmem_, _atomic_swap)
+    EXT_AMO(REF_PASTE, shmem_, _atomic_swap_nbi)
+    BIT_AMO(REF_PASTE, shmem_, _atomic_xor)
+    STD_RMA(REF_PASTE, shmem_, _broadcast)
+    STD_RMA(REF_PASTE, shmem_, _collect)
+    DEPR_AMO(REF_PASTE, shmem_, _cswap)
+    DEPR_AMO(REF_PASTE, shmem_, _fadd)
+    STD_RMA(REF_PASTE, shmem_, _fcollect)
+    DEPR_EXT_AMO(REF_PASTE, shmem_, _fetch)
+    DEPR_AMO(REF_PASTE, shmem_, _finc)
+    STD_RMA(REF_PASTE, shmem_, _g)
+    STD_RMA(REF_PASTE, shmem_, _get)
+    STD_RMA(REF_PASTE, shmem_, _get_nbi)
+    STD_RMA(REF_PASTE, shmem_, _ibget)
+    STD_RMA(REF_PASTE, shmem_, _ibput)
+    STD_RMA(REF_PASTE, shmem_, _iget)
+    DEPR_AMO(REF_PASTE, shmem_, _inc)
+    STD_RMA(REF_PASTE, shmem_, _iput)
+    TEAM_MINMAX(REF_PASTE, shmem_, _max_reduce)
+    ASET_MINMAX(REF_PASTE, shmem_, _max_to_all)
+    TEAM_MINMAX(REF_PASTE, shmem_, _min_reduce)
+    ASET_MINMAX(REF_PASTE, shmem_, _min_to_all)
+    TEAM_BITWISE(REF_PASTE, shmem_, _or_reduce)
+    ASET_BITWISE(REF_PASTE, shmem_, _or_to_all)
+    STD_RMA(REF_PASTE, shmem_, _p)
+    TEAM_ARITH(REF_PASTE, shmem_, _prod_reduce)
+    ASET_ARITH(REF_PASTE, shmem_, _prod_to_all)
+    STD_RMA(REF_PASTE, shmem_, _put)
+    STD_RMA(REF_PASTE, shmem_, _put_nbi)
+    STD_RMA(REF_PASTE, shmem_, _put_signal)
+    STD_RMA(REF_PASTE, shmem_, _put_signal_nbi)
+    DEPR_EXT_AMO(REF_PASTE, shmem_, _set)
+    TEAM_ARITH(REF_PASTE, shmem_, _sum_exscan)
+    TEAM_ARITH(REF_PASTE, shmem_, _sum_inscan)
+    TEAM_ARITH(REF_PASTE, shmem_, _sum_reduce)
+    ASET_ARITH(REF_PASTE, shmem_, _sum_to_all)
+    DEPR_EXT_AMO(REF_PASTE, shmem_, _swap)
+    P2P_SYNC(REF_PASTE, shmem_, _test)
+    STD_AMO(REF_PASTE, shmem_, _test_all)
+    STD_AMO(REF_PASTE, shmem_, _test_all_vector)
+    STD_AMO(REF_PASTE, shmem_, _test_any)
+    STD_AMO(REF_PASTE, shmem_, _test_any_vector)
+    STD_AMO(REF_PASTE, shmem_, _test_some)
+    STD_AMO(REF_PASTE, shmem_, _test_some_vector)
+    DEPR_WAIT(REF_PASTE, shmem_, _wait)
+    P2P_SYNC(REF_PASTE, shmem_, _wait_until)
+    STD_AMO(REF_PASTE, shmem_, _wait_until_all)
+    STD_AMO(REF_PASTE, shmem_, _wait_until_all_vector)
+    STD_AMO(REF_PASTE, shmem_, _wait_until_any)
+    STD_AMO(REF_PASTE, shmem_, _wait_until_any_vector)
+    STD_AMO(REF_PASTE, shmem_, _wait_until_some)
+    STD_AMO(REF_PASTE, shmem_, _wait_until_some_vector)
+    TEAM_BITWISE(REF_PASTE, shmem_, _xor_reduce)
+    ASET_BITWISE(REF_PASTE, shmem_, _xor_to_all)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_add)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_and)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_compare_swap)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_compare_swap_nbi)
+    EXT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_add)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_add_nbi)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_and)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_and_nbi)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_inc)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_inc_nbi)
+    EXT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_nbi)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_or)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_or_nbi)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_xor)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_fetch_xor_nbi)
+    STD_AMO(REF_PASTE, shmem_ctx_, _atomic_inc)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_or)
+    EXT_AMO(REF_PASTE, shmem_ctx_, _atomic_set)
+    EXT_AMO(REF_PASTE, shmem_ctx_, _atomic_swap)
+    EXT_AMO(REF_PASTE, shmem_ctx_, _atomic_swap_nbi)
+    BIT_AMO(REF_PASTE, shmem_ctx_, _atomic_xor)
+    STD_RMA(REF_PASTE, shmem_ctx_, _g)
+    STD_RMA(REF_PASTE, shmem_ctx_, _get)
+    STD_RMA(REF_PASTE, shmem_ctx_, _get_nbi)
+    STD_RMA(REF_PASTE, shmem_ctx_, _ibget)
+    STD_RMA(REF_PASTE, shmem_ctx_, _ibput)
+    STD_RMA(REF_PASTE, shmem_ctx_, _iget)
+    STD_RMA(REF_PASTE, shmem_ctx_, _iput)
+    STD_RMA(REF_PASTE, shmem_ctx_, _p)
+    STD_RMA(REF_PASTE, shmem_ctx_, _put)
+    STD_RMA(REF_PASTE, shmem_ctx_, _put_nbi)
+    STD_RMA(REF_PASTE, shmem_ctx_, _put_signal)
+    STD_RMA(REF_PASTE, shmem_ctx_, _put_signal_nbi)
     /* Sized routines: shmem[_ctx]_<op>SIZE[_suffix]. */
-    SIZES(REF, shmem_ctx_get, ) SIZES(REF, shmem_ctx_get, _nbi) SIZES(REF, shmem_ctx_ibget, )
-        SIZES(REF, shmem_ctx_ibput, ) SIZES(REF, shmem_ctx_iget, ) SIZES(REF, shmem_ctx_iput, )
-            SIZES(REF, shmem_ctx_put, ) SIZES(REF, shmem_ctx_put, _nbi)
-                SIZES(REF, shmem_ctx_put, _signal) SIZES(REF, shmem_ctx_put, _signal_nbi)
-                    SIZES(REF, shmem_get, ) SIZES(REF, shmem_get, _nbi) SIZES(REF, shmem_ibget, )
-                        SIZES(REF, shmem_ibput, ) SIZES(REF, shmem_iget, ) SIZES(REF, shmem_iput, )
-                            SIZES(REF, shmem_put, ) SIZES(REF, shmem_put, _nbi)
-                                SIZES(REF, shmem_put, _signal) SIZES(REF, shmem_put, _signal_nbi)
+    SIZES(REF_PASTE, shmem_ctx_get, )
+    SIZES(REF_PASTE, shmem_ctx_get, _nbi)
+    SIZES(REF_PASTE, shmem_ctx_ibget, )
+    SIZES(REF_PASTE, shmem_ctx_ibput, )
+    SIZES(REF_PASTE, shmem_ctx_iget, )
+    SIZES(REF_PASTE, shmem_ctx_iput, )
+    SIZES(REF_PASTE, shmem_ctx_put, )
+    SIZES(REF_PASTE, shmem_ctx_put, _nbi)
+    SIZES(REF_PASTE, shmem_ctx_put, _signal)
+    SIZES(REF_PASTE, shmem_ctx_put, _signal_nbi)
+    SIZES(REF_PASTE, shmem_get, )
+    SIZES(REF_PASTE, shmem_get, _nbi)
+    SIZES(REF_PASTE, shmem_ibget, )
+    SIZES(REF_PASTE, shmem_ibput, )
+    SIZES(REF_PASTE, shmem_iget, )
+    SIZES(REF_PASTE, shmem_iput, )
+    SIZES(REF_PASTE, shmem_put, )
+    SIZES(REF_PASTE, shmem_put, _nbi)
+    SIZES(REF_PASTE, shmem_put, _signal)
+    SIZES(REF_PASTE, shmem_put, _signal_nbi)
     /* The other routines. */
-    REF(_my_pe) REF(_num_pes) REF(shfree) REF(shmalloc) REF(shmem_addr_accessible) REF(shmem_align) REF(
-        shmem_alltoall32) REF(shmem_alltoall64) REF(shmem_alltoallmem) REF(shmem_alltoalls32)
-        REF(shmem_alltoalls64) REF(shmem_alltoallsmem) REF(shmem_barrier) REF(shmem_barrier_all) REF(
-            shmem_broadcast32) REF(shmem_broadcast64) REF(shmem_broadcastmem) REF(shmem_calloc)
-            REF(shmem_clear_cache_inv) REF(shmem_clear_cache_line_inv) REF(shmem_clear_lock) REF(shmem_collect32) REF(
-                shmem_collect64) REF(shmem_collectmem) REF(shmem_ctx_create) REF(shmem_ctx_destroy)
-                REF(shmem_ctx_fence) REF(shmem_ctx_get_team) REF(shmem_ctx_getmem) REF(
-                    shmem_ctx_getmem_nbi) REF(shmem_ctx_pe_quiet) REF(shmem_ctx_putmem) REF(shmem_ctx_putmem_nbi)
-                    REF(shmem_ctx_putmem_signal) REF(shmem_ctx_putmem_signal_nbi) REF(shmem_ctx_quiet) REF(
-                        shmem_ctx_session_start) REF(shmem_ctx_session_stop) REF(shmem_ctx_signal_add)
-                        REF(shmem_ctx_signal_set) REF(
-                            shmem_fcollect32) REF(shmem_fcollect64) REF(shmem_fcollectmem)
-                            REF(shmem_fence) REF(shmem_finalize) REF(shmem_free) REF(
-                                shmem_getmem) REF(shmem_getmem_nbi) REF(shmem_global_exit)
-                                REF(shmem_info_get_name) REF(shmem_info_get_version) REF(shmem_init) REF(
-                                    shmem_init_thread) REF(shmem_malloc) REF(shmem_malloc_with_hints)
-                                    REF(shmem_my_pe) REF(shmem_n_pes) REF(shmem_pcontrol) REF(
-                                        shmem_pe_accessible) REF(shmem_pe_quiet)
-                                        REF(shmem_ptr) REF(shmem_putmem) REF(shmem_putmem_nbi) REF(
-                                            shmem_putmem_signal) REF(shmem_putmem_signal_nbi)
-                                            REF(shmem_query_initialized) REF(shmem_query_thread) REF(
-                                                shmem_quiet) REF(shmem_realloc) REF(shmem_set_cache_inv)
-                                                REF(shmem_set_cache_line_inv) REF(shmem_set_lock) REF(
-                                                    shmem_short_test) REF(shmem_short_wait_until)
-                                                    REF(shmem_signal_add) REF(
-                                                        shmem_signal_fetch) REF(shmem_signal_set)
-                                                        REF(shmem_signal_wait_until) REF(
-                                                            shmem_sync) REF(shmem_sync_all)
-                                                            REF(shmem_team_create_ctx) REF(
-                                                                shmem_team_destroy) REF(shmem_team_get_config)
-                                                                REF(shmem_team_my_pe) REF(
-                                                                    shmem_team_n_pes) REF(shmem_team_ptr)
-                                                                    REF(shmem_team_split_2d) REF(
-                                                                        shmem_team_split_strided)
-                                                                        REF(shmem_team_sync) REF(
-                                                                            shmem_team_translate_pe)
-                                                                            REF(shmem_test_lock) REF(
-                                                                                shmem_udcflush)
-                                                                                REF(shmem_udcflush_line) REF(
-                                                                                    shmem_wait)
-                                                                                    REF(shmem_ushort_test) REF(
-                                                                                        shmem_ushort_wait_until)
-                                                                                        REF(shmemalign) REF(
-                                                                                            shrealloc)
-                                                                                            REF(start_pes)
-#undef REF
+    REF(_my_pe)
+    REF(_num_pes)
+    REF(shfree)
+    REF(shmalloc)
+    REF(shmem_addr_accessible)
+    REF(shmem_align)
+    REF(shmem_alltoall32)
+    REF(shmem_alltoall64)
+    REF(shmem_alltoallmem)
+    REF(shmem_alltoalls32)
+    REF(shmem_alltoalls64)
+    REF(shmem_alltoallsmem)
+    REF(shmem_barrier)
+    REF(shmem_barrier_all)
+    REF(shmem_broadcast32)
+    REF(shmem_broadcast64)
+    REF(shmem_broadcastmem)
+    REF(shmem_calloc)
+    REF(shmem_clear_cache_inv)
+    REF(shmem_clear_cache_line_inv)
+    REF(shmem_clear_lock)
+    REF(shmem_collect32)
+    REF(shmem_collect64)
+    REF(shmem_collectmem)
+    REF(shmem_ctx_create)
+    REF(shmem_ctx_destroy)
+    REF(shmem_ctx_fence)
+    REF(shmem_ctx_get_team)
+    REF(shmem_ctx_getmem)
+    REF(shmem_ctx_getmem_nbi)
+    REF(shmem_ctx_pe_quiet)
+    REF(shmem_ctx_putmem)
+    REF(shmem_ctx_putmem_nbi)
+    REF(shmem_ctx_putmem_signal)
+    REF(shmem_ctx_putmem_signal_nbi)
+    REF(shmem_ctx_quiet)
+    REF(shmem_ctx_session_start)
+    REF(shmem_ctx_session_stop)
+    REF(shmem_ctx_signal_add)
+    REF(shmem_ctx_signal_set)
+    REF(shmem_fcollect32)
+    REF(shmem_fcollect64)
+    REF(shmem_fcollectmem)
+    REF(shmem_fence)
+    REF(shmem_finalize)
+    REF(shmem_free)
+    REF(shmem_getmem)
+    REF(shmem_getmem_nbi)
+    REF(shmem_global_exit)
+    REF(shmem_info_get_name)
+    REF(shmem_info_get_version)
+    REF(shmem_init)
+    REF(shmem_init_thread)
+    REF(shmem_malloc)
+    REF(shmem_malloc_with_hints)
+    REF(shmem_my_pe)
+    REF(shmem_n_pes)
+    REF(shmem_pcontrol)
+    REF(shmem_pe_accessible)
+    REF(shmem_pe_quiet)
+    REF(shmem_ptr)
+    REF(shmem_putmem)
+    REF(shmem_putmem_nbi)
+    REF(shmem_putmem_signal)
+    REF(shmem_putmem_signal_nbi)
+    REF(shmem_query_initialized)
+    REF(shmem_query_thread)
+    REF(shmem_quiet)
+    REF(shmem_realloc)
+    REF(shmem_set_cache_inv)
+    REF(shmem_set_cache_line_inv)
+    REF(shmem_set_lock)
+    REF(shmem_short_test)
+    REF(shmem_short_wait_until)
+    REF(shmem_signal_add)
+    REF(shmem_signal_fetch)
+    REF(shmem_signal_set)
+    REF(shmem_signal_wait_until)
+    REF(shmem_sync)
+    REF(shmem_sync_all)
+    REF(shmem_team_create_ctx)
+    REF(shmem_team_destroy)
+    REF(shmem_team_get_config)
+    REF(shmem_team_my_pe)
+    REF(shmem_team_n_pes)
+    REF(shmem_team_ptr)
+    REF(shmem_team_split_2d)
+    REF(shmem_team_split_strided)
+    REF(shmem_team_sync)
+    REF(shmem_team_translate_pe)
+    REF(shmem_test_lock)
+    REF(shmem_udcflush)
+    REF(shmem_udcflush_line)
+    REF(shmem_ushort_test)
+    REF(shmem_ushort_wait_until)
+    REF(shmemalign)
+    REF(shrealloc)
+    REF(start_pes)
+    REF(shmem_wait)
 };
+
+/* clang-format on */
 
 /* The generic names (C11 _Generic selections). */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
