@@ -157,6 +157,19 @@ SHMEMI_REDUCE_ARITH_TYPES(SHMEMI_DECL_REDUCE_ARITH)
 #undef SHMEMI_DECL_REDUCE_ARITH
 #undef SHMEMI_DECL_REDUCE
 
+/* ---- scans (OpenSHMEM 1.6) ------------------------------------------------------------------ */
+
+/* Collective over team; returns when dest holds, element-wise, the sum of the sources of team
+ * members 0 to this one (inscan) or 0 to the one before this one (exscan, where member 0 gets
+ * zeros), and source may be reused; dest may equal source but not overlap it otherwise. Every
+ * member's sum is in team order for SHMEM_SCAN_ALGORITHM=linear. No other ordering. Returns 0.
+ * Host only, on host memory. */
+#define SHMEMI_DECL_SCAN(T, N)                                                                     \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);        \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+SHMEMI_REDUCE_ARITH_TYPES(SHMEMI_DECL_SCAN)
+#undef SHMEMI_DECL_SCAN
+
 /* Deprecated (active set): as the _reduce forms over PE_start, 2^logPE_stride, PE_size. pWrk and
  * pSync are not written. */
 #define SHMEMI_DECL_TO_ALL(T, N, OP)                                                               \
@@ -204,6 +217,17 @@ SHMEMI_GNU_COMPLEX_REDUCE(complexf, prod)
 SHMEMI_GNU_COMPLEX_REDUCE(complexd, sum)
 SHMEMI_GNU_COMPLEX_REDUCE(complexd, prod)
 #undef SHMEMI_GNU_COMPLEX_REDUCE
+#define SHMEMI_GNU_COMPLEX_SCAN(N, KIND)                                                           \
+    static inline int shmem_##N##_sum_##KIND(shmem_team_t team, shmemi_gnu_##N##_t *dest,          \
+                                             const shmemi_gnu_##N##_t *source, size_t nelems) {    \
+        return shmem_##N##_sum_##KIND(team, reinterpret_cast<shmemi_##N##_t *>(dest),              \
+                                      reinterpret_cast<const shmemi_##N##_t *>(source), nelems);   \
+    }
+SHMEMI_GNU_COMPLEX_SCAN(complexf, inscan)
+SHMEMI_GNU_COMPLEX_SCAN(complexf, exscan)
+SHMEMI_GNU_COMPLEX_SCAN(complexd, inscan)
+SHMEMI_GNU_COMPLEX_SCAN(complexd, exscan)
+#undef SHMEMI_GNU_COMPLEX_SCAN
 }
 #endif
 
@@ -299,6 +323,28 @@ SHMEMI_GNU_COMPLEX_REDUCE(complexd, prod)
     SHMEMI_GENERIC_ARITH(dest, sum)(team, dest, source, nreduce)
 #define shmem_prod_reduce(team, dest, source, nreduce)                                             \
     SHMEMI_GENERIC_ARITH(dest, prod)(team, dest, source, nreduce)
+#define SHMEMI_GENERIC_SCAN(dest, KIND)                                                            \
+    _Generic((dest),                                                                               \
+        char *: shmem_char_sum_##KIND,                                                             \
+        signed char *: shmem_schar_sum_##KIND,                                                     \
+        short *: shmem_short_sum_##KIND,                                                           \
+        int *: shmem_int_sum_##KIND,                                                               \
+        long *: shmem_long_sum_##KIND,                                                             \
+        long long *: shmem_longlong_sum_##KIND,                                                    \
+        unsigned char *: shmem_uchar_sum_##KIND,                                                   \
+        unsigned short *: shmem_ushort_sum_##KIND,                                                 \
+        unsigned int *: shmem_uint_sum_##KIND,                                                     \
+        unsigned long *: shmem_ulong_sum_##KIND,                                                   \
+        unsigned long long *: shmem_ulonglong_sum_##KIND,                                          \
+        float *: shmem_float_sum_##KIND,                                                           \
+        double *: shmem_double_sum_##KIND,                                                         \
+        long double *: shmem_longdouble_sum_##KIND,                                                \
+        double _Complex *: shmem_complexd_sum_##KIND,                                              \
+        float _Complex *: shmem_complexf_sum_##KIND)
+#define shmem_sum_inscan(team, dest, source, nelems)                                               \
+    SHMEMI_GENERIC_SCAN(dest, inscan)(team, dest, source, nelems)
+#define shmem_sum_exscan(team, dest, source, nelems)                                               \
+    SHMEMI_GENERIC_SCAN(dest, exscan)(team, dest, source, nelems)
 #endif
 
 #endif

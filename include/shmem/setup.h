@@ -7,20 +7,29 @@ SHMEMI_EXTERN_C_BEGIN
 
 /* Collective over all PEs; returns when this PE's symmetric memory and every peer's mapping are
  * ready; acts as a barrier. Allocates the symmetric heap (SHMEM_SYMMETRIC_SIZE bytes) and makes
- * global and static variables of the program symmetric. Calling it again has no effect. */
+ * global and static variables of the program symmetric; no store of any thread to them is lost
+ * meanwhile. Counted: a call while initialized only counts (local, no barrier) and must be
+ * matched by its own shmem_finalize; a call after the last shmem_finalize initializes the library
+ * again (same PE numbers, a new heap, teams and contexts). */
 void shmem_init(void);
 
 /* As shmem_init, and requests thread level requested (SHMEM_THREAD_*); *provided receives the
- * level granted, which is the one requested (SHMEM_THREAD_MULTIPLE included). Returns 0. */
+ * level granted, which is the one requested (SHMEM_THREAD_MULTIPLE included), or, for a counted
+ * call while initialized, the level granted by the call that initialized. Returns 0. */
 int shmem_init_thread(int requested, int *provided);
 
 /* Local, no ordering: *provided receives the thread level granted at initialization. */
 void shmem_query_thread(int *provided);
 
+/* Local, no ordering (OpenSHMEM 1.6): *initialized receives 1 between shmem_init and the
+ * shmem_finalize that matches the first call, else 0. Callable at any time. */
+void shmem_query_initialized(int *initialized);
+
 /* Collective over all PEs; completes and orders every outstanding operation of the default
- * context (a barrier_all; litmus MP+barrier) before releasing the library's resources. Calling it
- * again, or before shmem_init, has no effect. A program that returns from main without it finalizes
- * at exit. */
+ * context (a barrier_all; litmus MP+barrier) before releasing the library's resources, when it
+ * matches the last unmatched shmem_init; a call that matches an earlier one is local and only
+ * counts. Before shmem_init, or after the last match, it has no effect. A program that returns
+ * from main without it finalizes at exit. */
 void shmem_finalize(void);
 
 /* Local, no ordering: the number of this PE, 0 to shmem_n_pes() - 1. */
@@ -52,6 +61,22 @@ void shmem_info_get_version(int *major, int *minor);
 /* Local, no ordering: copies the vendor string (at most SHMEM_MAX_NAME_LEN bytes, with the
  * terminating NUL) to name. */
 void shmem_info_get_name(char *name);
+
+/* Local, no ordering (profiling interface, OpenSHMEM 1.5 section 10): sets the profiling level
+ * (0 off, 1 on, 2 on with buffers flushed, other values as a profiling library defines them;
+ * further arguments are for such a library). libshmem has no profiler of its own: it records
+ * the level, which SHMEM_DEBUG=1 logs, and ignores the rest. Callable at any time. */
+void shmem_pcontrol(const int level, ...);
+
+/* Deprecated cache management (OpenSHMEM 1.6 lists them as deprecated): local, no ordering and
+ * no effect. The memory libshmem's host routines use is cache-coherent, so there is nothing to
+ * invalidate or flush; the routines remain for programs written for machines where there was. */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
 
 /* Deprecated (OpenSHMEM 1.2): shmem_init; npes is ignored. No shmem_finalize is needed. */
 void start_pes(int npes);

@@ -8,63 +8,99 @@
 
 #include "env.h"
 
+static const char *const bcast_choices[] = {"binomial", "linear", NULL};
+static const char *const collect_choices[] = {"auto", "linear", "ring", "recursive_doubling", NULL};
+static const char *const reduce_choices[] = {"auto", "linear", "recursive_doubling", "rabenseifner",
+                                             NULL};
+static const char *const scan_choices[] = {"linear", "recursive_doubling", NULL};
+
 const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_SYMMETRIC_SIZE", "1G",
      "Size of each PE's symmetric heap, in bytes, with an optional K, M, G or T suffix (powers "
-     "of 1024). Reserved sparsely: pages cost memory only once touched."},
+     "of 1024), rounded up to a whole page; 0 is an error. Reserved sparsely: pages cost memory "
+     "only once touched.",
+     SHMEMI_ENV_SIZE, NULL},
     {"SHMEM_DEBUG", "0",
      "1: every call checks its arguments (symmetric addresses, sizes, alignment, that every PE "
-     "passed the same size to the allocation routines) and logs debugging messages."},
-    {"SHMEM_VERSION", "0", "1: PE 0 prints the library name and version at shmem_init."},
+     "passed the same size to the allocation routines and the same routine and arguments to "
+     "the collectives) and logs debugging messages.",
+     SHMEMI_ENV_SWITCH, NULL},
+    {"SHMEM_VERSION", "0", "1: PE 0 prints the library name and version at shmem_init.",
+     SHMEMI_ENV_SWITCH, NULL},
     {"SHMEM_INFO", "0",
      "1: PE 0 prints the library version, platform, transports, heap size and every variable of "
-     "this list at shmem_init (the listing of shmem_info)."},
+     "this list at shmem_init (the listing of shmem_info).",
+     SHMEMI_ENV_SWITCH, NULL},
     {"SHMEM_BCAST_ALGORITHM", "binomial",
-     "Broadcast algorithm: binomial or linear (docs/collectives.md)."},
-    {"SHMEM_BCAST_CHUNK_SIZE", "64K", "Pipelining chunk of the broadcast tree, in bytes."},
+     "Broadcast algorithm: binomial or linear (docs/collectives.md).", SHMEMI_ENV_CHOICE,
+     bcast_choices},
+    {"SHMEM_BCAST_CHUNK_SIZE", "64K", "Pipelining chunk of the broadcast tree, in bytes.",
+     SHMEMI_ENV_SIZE, NULL},
     {"SHMEM_COLLECT_ALGORITHM", "auto",
-     "collect and fcollect algorithm: auto, linear, ring or recursive_doubling."},
+     "collect and fcollect algorithm: auto, linear, ring or recursive_doubling.", SHMEMI_ENV_CHOICE,
+     collect_choices},
     {"SHMEM_REDUCE_ALGORITHM", "auto",
-     "Reduction algorithm: auto, linear, recursive_doubling or rabenseifner."},
+     "Reduction algorithm: auto, linear, recursive_doubling or rabenseifner.", SHMEMI_ENV_CHOICE,
+     reduce_choices},
     {"SHMEM_REDUCE_LARGE_SIZE", "64K",
      "With auto: reductions of at least this many bytes use Rabenseifner, smaller ones "
-     "recursive doubling."},
+     "recursive doubling.",
+     SHMEMI_ENV_SIZE, NULL},
+    {"SHMEM_SCAN_ALGORITHM", "recursive_doubling",
+     "Scan (inscan, exscan) algorithm: linear or recursive_doubling (Hillis-Steele).",
+     SHMEMI_ENV_CHOICE, scan_choices},
     {"SHMEM_GPU_DEVICE", "",
      "GPU platforms: the device of this PE. Unset: the PE's rank on its node (SHMEM_LOCAL_RANK, "
-     "else OMPI_COMM_WORLD_LOCAL_RANK, else its PE number) modulo the number of visible GPUs."},
+     "else OMPI_COMM_WORLD_LOCAL_RANK, else its PE number) modulo the number of visible GPUs.",
+     SHMEMI_ENV_COUNT, NULL},
     {"SHMEM_LOCAL_RANK", "",
      "GPU platforms: the PE's rank on its node, used to pick its GPU (the PMIx bootstrap sets it "
-     "from the launcher's local rank when unset)."},
+     "from the launcher's local rank when unset).",
+     SHMEMI_ENV_COUNT, NULL},
     {"SHMEM_DEVICE_TIMEOUT_MS", "0",
      "GPU platforms: a device-side wait that lasts longer than this many milliseconds reports "
-     "the PE and the call and ends the job; 0 waits forever."},
+     "the PE and the call and ends the job; 0 waits forever.",
+     SHMEMI_ENV_COUNT, NULL},
     {"SHMEM_TRANSPORTS", "",
      "Comma-separated network transports that may load (ucx). Unset: every one found. Peers on "
-     "this node use load/store (shm, ipc) whatever this says."},
+     "this node use load/store (shm, ipc) whatever this says.",
+     SHMEMI_ENV_TEXT, NULL},
     {"SHMEM_DISABLE_P2P", "0",
      "1: peers on this node are reached through the network transport too, not by load/store "
-     "(for testing the network path on one node)."},
+     "(for testing the network path on one node).",
+     SHMEMI_ENV_SWITCH, NULL},
     {"SHMEM_NODE_NAME", "",
      "The name of this PE's node: PEs with the same name share a node. Unset: the launcher's "
-     "host name of the PE (PMIx), else the host name."},
+     "host name of the PE (PMIx), else the host name.",
+     SHMEMI_ENV_TEXT, NULL},
     {"SHMEM_PROGRESS_THREAD", "",
      "1: a thread progresses the network transport while the PE computes; 0: only the "
      "library's waits do. Unset: on when the network transport needs the target to act (UCX "
-     "over TCP)."},
+     "over TCP).",
+     SHMEMI_ENV_SWITCH, NULL},
     {"SHMEM_PROGRESS_INTERVAL", "10",
      "Microseconds the progress thread sleeps between two passes that find work (1 to "
-     "1000000); when idle the pause doubles, up to 64 times this."},
+     "1000000); when idle the pause doubles, up to 64 times this.",
+     SHMEMI_ENV_COUNT, NULL},
     {"SHMEM_NETWORK_TIMEOUT", "20",
      "Seconds a blocking network operation may wait for its peer before the job ends with a "
-     "message naming the peer (a peer that stopped or a network that is down); 0: no limit."},
-    {"SHMEM_CC", "cc", "C compiler that oshcc runs."},
-    {"SHMEM_CXX", "c++", "C++ compiler that oshc++ runs."},
+     "message naming the peer (a peer that stopped or a network that is down); 0: no limit.",
+     SHMEMI_ENV_COUNT, NULL},
+    {"SHMEM_CC", "cc", "C compiler that oshcc runs.", SHMEMI_ENV_TEXT, NULL},
+    {"SHMEM_CXX", "c++", "C++ compiler that oshc++ runs.", SHMEMI_ENV_TEXT, NULL},
     {SHMEMI_ENV_JOB_SOCKET, "",
      "Set by shmemrun for each PE: the launcher's rendezvous socket. Unset: the program runs as "
-     "a single PE."},
-    {SHMEMI_ENV_JOB_SECRET, "", "Set by shmemrun for each PE: the job's random secret."},
-    {SHMEMI_ENV_JOB_PE, "", "Set by shmemrun for each PE: its PE number."},
-    {SHMEMI_ENV_JOB_N_PES, "", "Set by shmemrun for each PE: the number of PEs of the job."},
+     "a single PE.",
+     SHMEMI_ENV_TEXT, NULL},
+    {SHMEMI_ENV_JOB_SECRET, "", "Set by shmemrun for each PE: the job's random secret.",
+     SHMEMI_ENV_TEXT, NULL},
+    {SHMEMI_ENV_JOB_PE, "", "Set by shmemrun for each PE: its PE number.", SHMEMI_ENV_COUNT, NULL},
+    {SHMEMI_ENV_JOB_N_PES, "", "Set by shmemrun for each PE: the number of PEs of the job.",
+     SHMEMI_ENV_COUNT, NULL},
+    {"SHMEM_PMIX_PE", "",
+     "Set by shmem_init in a PE of a PMIx job: <namespace>:<rank>:<pid> of the PE, so that "
+     "processes it starts know they are not PEs of the job.",
+     SHMEMI_ENV_TEXT, NULL},
 };
 const size_t shmemi_env_n_vars = sizeof(shmemi_env_vars) / sizeof(shmemi_env_vars[0]);
 
@@ -130,4 +166,100 @@ shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p) {
         return SHMEMI_ERR_INVALID;
     *size_p = (size_t)value << shift;
     return SHMEMI_OK;
+}
+
+static int valid_count(const char *text) {
+    if (!isdigit((unsigned char)text[0]))
+        return 0;
+    errno = 0;
+    char *end;
+    strtoull(text, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+int shmemi_env_find_invalid(const char **why_p) {
+    for (size_t i = 0; i < shmemi_env_n_vars; i++) {
+        const shmemi_env_var_t *v = &shmemi_env_vars[i];
+        const char *value = getenv(v->name);
+        size_t size;
+        if (!value || !value[0])
+            continue;
+        switch (v->kind) {
+        case SHMEMI_ENV_TEXT:
+            break;
+        case SHMEMI_ENV_SWITCH:
+            if (shmemi_env_bool(v->name) < 0) {
+                *why_p = "not a switch (1, y, yes, on, true, 0, n, no, off or false)";
+                return (int)i;
+            }
+            break;
+        case SHMEMI_ENV_SIZE:
+            if (shmemi_env_parse_size(value, &size) != SHMEMI_OK) {
+                *why_p = "not a size (examples: 1048576, 512M, 2G)";
+                return (int)i;
+            }
+            if (size == 0) {
+                *why_p = "not a positive size";
+                return (int)i;
+            }
+            break;
+        case SHMEMI_ENV_COUNT:
+            if (!valid_count(value)) {
+                *why_p = "not a non-negative integer";
+                return (int)i;
+            }
+            break;
+        case SHMEMI_ENV_CHOICE: {
+            int found = 0;
+            for (const char *const *c = v->choices; *c && !found; c++)
+                found = strcmp(value, *c) == 0;
+            if (!found) {
+                *why_p = "not one of the documented choices (docs/environment.md)";
+                return (int)i;
+            }
+            break;
+        }
+        }
+    }
+    return -1;
+}
+
+/* Levenshtein distance between a[0..n) and b, with one row of the table. */
+static size_t edit_distance(const char *a, size_t n, const char *b) {
+    size_t m = strlen(b), row[64];
+    if (m >= sizeof(row) / sizeof(row[0]))
+        return SIZE_MAX;
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t above = row[j];
+            size_t best = diagonal + (a[i - 1] != b[j - 1]);
+            if (above + 1 < best)
+                best = above + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[m];
+}
+
+const char *shmemi_env_closest(const char *name, size_t n) {
+    const char *closest = NULL;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < shmemi_env_n_vars; i++) {
+        const char *known = shmemi_env_vars[i].name;
+        if (strlen(known) == n && strncmp(known, name, n) == 0)
+            return NULL;
+        size_t d = edit_distance(name, n, known);
+        if (d < best) {
+            best = d;
+            closest = known;
+        }
+    }
+    return closest;
 }

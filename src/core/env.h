@@ -7,10 +7,21 @@
 
 #include "shmemi.h"
 
+/* What a variable's value must be; shmem_init fails on any other (shmemi_env_find_invalid). */
+typedef enum {
+    SHMEMI_ENV_TEXT,   /* anything (a command, a path, a value the library sets itself) */
+    SHMEMI_ENV_SWITCH, /* 1, y, yes, on, true, 0, n, no, off, false (any case) */
+    SHMEMI_ENV_SIZE,   /* a size above 0: digits with an optional K, M, G or T suffix */
+    SHMEMI_ENV_COUNT,  /* a non-negative decimal integer */
+    SHMEMI_ENV_CHOICE, /* one of the words of choices */
+} shmemi_env_kind_t;
+
 typedef struct {
     const char *name;
     const char *default_value; /* as the user would write it; "" for "unset" */
     const char *description;
+    shmemi_env_kind_t kind;
+    const char *const *choices; /* SHMEMI_ENV_CHOICE: the words, NULL-terminated; else NULL */
 } shmemi_env_var_t;
 
 /* Every variable libshmem and its tools read, in the order docs/environment.md lists them. */
@@ -21,6 +32,15 @@ extern const size_t shmemi_env_n_vars;
 const char *shmemi_env_get(const char *name);
 /* 1 when name is set to a true value (1, y, yes, on, true), 0 when false or unset; -1 on junk. */
 int shmemi_env_bool(const char *name);
+
+/* The first variable of the table that is set (non-empty) to a value its kind does not accept:
+ * its index, with *why_p saying what the value should be ("not a switch (1, y, ...)"); -1 when
+ * every set variable is valid. */
+int shmemi_env_find_invalid(const char **why_p);
+
+/* For the first n characters of name (a variable's name, as in "NAME=value"): NULL when the table
+ * knows it, else the known name at the least edit distance (the likely intended spelling). */
+const char *shmemi_env_closest(const char *name, size_t n);
 
 /* Variables that shmemrun sets for each PE: the rendezvous socket, the job secret, the PE number
  * and the number of PEs. */

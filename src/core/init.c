@@ -19,6 +19,12 @@ shmemi_state_t shmemi_state;
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int exiting;  /* global_exit in progress: no implicit finalize */
 static pid_t pe_pid; /* the PE; a process it forks is not a PE */
+/* Calls of shmem_init not yet matched by shmem_finalize; the last match finalizes. */
+static int init_count;
+/* The bootstrap outlives a finalize, so that the PE can be initialized again: shmemrun and PMIx
+ * admit a process once. It is finalized when the process exits. */
+static int bootstrap_up;
+static int boot_pe, boot_n_pes;
 
 /* What every PE tells the others about its segments. */
 typedef struct {
@@ -123,8 +129,13 @@ static void setup_segments(const char *call, size_t heap_size) {
     dl_iterate_phdr(find_data_ranges, &ranges);
     for (int i = 0; i < ranges.n; i++) {
         int s = i + 1;
-        status =
-            shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i], mine->blob[s]);
+        /* Frozen, so that no thread's store falls between the copy and the remap. */
+        status = shmemi_data_freeze(ranges.base[i], ranges.size[i]);
+        if (status == SHMEMI_OK) {
+            status = shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i],
+                                                            mine->blob[s]);
+            shmemi_data_thaw(ranges.base[i], ranges.size[i]);
+        }
         if (status != SHMEMI_OK)
             shmemi_fatal(call, "cannot share the program's data at %p (%zu bytes) (status %d)",
                          (void *)ranges.base[i], ranges.size[i], (int)status);
@@ -200,12 +211,47 @@ static void teardown_segments(void) {
     shmemi_state.n_segments = 0;
 }
 
+static void finalize_epoch(void);
+
 /* A program that returns from main without shmem_finalize (start_pes programs do) finalizes
- * here; one that exits with an error status leaves that to the launcher. */
+ * here, whatever number of shmem_init calls is unmatched; one that exits with an error status
+ * leaves that to the launcher. The bootstrap, kept for a later shmem_init, says goodbye here. */
 static void finalize_at_exit(int status, void *arg) {
     (void)arg;
-    if (status == 0 && !exiting && getpid() == pe_pid)
-        shmemi_finalize();
+    if (status != 0 || exiting || getpid() != pe_pid)
+        return;
+    pthread_mutex_lock(&init_lock);
+    if (shmemi_state.initialized)
+        finalize_epoch();
+    if (bootstrap_up) {
+        shmemi_bootstrap->finalize();
+        bootstrap_up = 0;
+    }
+    pthread_mutex_unlock(&init_lock);
+}
+
+/* Every variable of the table that is set must have a valid value; a SHMEM_ variable the table
+ * does not know is likely a misspelling: one warning each (on PE 0), naming the closest. */
+static void check_environment(const char *call, int warn) {
+    const char *why;
+    int bad = shmemi_env_find_invalid(&why);
+    if (bad >= 0)
+        shmemi_fatal(call, "%s='%s' is %s", shmemi_env_vars[bad].name,
+                     getenv(shmemi_env_vars[bad].name), why);
+    if (!warn)
+        return;
+    extern char **environ;
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, "SHMEM_", 6) != 0)
+            continue;
+        size_t len = strcspn(*e, "=");
+        const char *closest = shmemi_env_closest(*e, len);
+        if (closest)
+            shmemi_warn(call,
+                        "unknown variable %.*s ignored (the closest known one is %s; "
+                        "docs/environment.md lists them)",
+                        (int)len, *e, closest);
+    }
 }
 
 /* A child that a PE forks (without exec) is not a PE: give it private copies of the global
@@ -236,30 +282,34 @@ int shmemi_init(const char *call, int requested) {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shmemi_fatal(call, "unknown thread level %d", requested);
     pthread_mutex_lock(&init_lock);
-    if (shmemi_state.finalized)
-        shmemi_fatal(call, "called after shmem_finalize (a program initializes only once)");
     if (shmemi_state.initialized) {
+        /* Counted: the matching shmem_finalize only uncounts this call. */
+        init_count++;
         int level = shmemi_state.thread_level;
         pthread_mutex_unlock(&init_lock);
         return level;
     }
 
-    int debug = shmemi_env_bool("SHMEM_DEBUG");
-    if (debug < 0)
-        shmemi_fatal(call, "SHMEM_DEBUG='%s' is not 0 or 1", getenv("SHMEM_DEBUG"));
-    shmemi_state.debug = debug;
+    static int environment_warned;
+    /* Warnings once per process, by PE 0 (or each PE, where the launcher does not say which). */
+    check_environment(call, !environment_warned && shmemi_my_pe_for_messages() <= 0);
+    environment_warned = 1;
+    shmemi_state.debug = shmemi_env_bool("SHMEM_DEBUG");
     size_t heap_size;
-    const char *size_text = shmemi_env_get("SHMEM_SYMMETRIC_SIZE");
-    if (shmemi_env_parse_size(size_text, &heap_size) != SHMEMI_OK)
-        shmemi_fatal(call, "SHMEM_SYMMETRIC_SIZE='%s' is not a size (examples: 1048576, 512M, 2G)",
-                     size_text);
+    if (shmemi_env_parse_size(shmemi_env_get("SHMEM_SYMMETRIC_SIZE"), &heap_size) != SHMEMI_OK)
+        shmemi_fatal(call, "SHMEM_SYMMETRIC_SIZE has no valid default");
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    heap_size = heap_size < page ? page : (heap_size + page - 1) & ~(page - 1);
+    heap_size = (heap_size + page - 1) & ~(page - 1);
 
-    int my_pe, n_pes;
-    shmemi_bootstrap_init(&my_pe, &n_pes);
+    /* A PE initialized again keeps its place in the job. */
+    if (!bootstrap_up) {
+        shmemi_bootstrap_init(&boot_pe, &boot_n_pes);
+        bootstrap_up = 1;
+    }
+    int my_pe = boot_pe, n_pes = boot_n_pes;
     shmemi_state.my_pe = my_pe;
     shmemi_state.n_pes = n_pes;
+    shmemi_state.finalized = 0;
 
     shmemi_route_nodes(call);
     shmemi_transport_local = shmemi_heap_transport();
@@ -280,6 +330,7 @@ int shmemi_init(const char *call, int requested) {
 
     shmemi_state.thread_level = requested;
     shmemi_state.initialized = 1;
+    init_count = 1;
     pe_pid = getpid();
     static int registered;
     if (!registered) {
@@ -311,12 +362,9 @@ void shmemi_barrier_internal(void) {
     shmemi_bootstrap->barrier();
 }
 
-void shmemi_finalize(void) {
-    pthread_mutex_lock(&init_lock);
-    if (!shmemi_state.initialized) {
-        pthread_mutex_unlock(&init_lock);
-        return;
-    }
+/* Ends the epoch that shmem_init began: the modules, the segments, the transports. Under
+ * init_lock. */
+static void finalize_epoch(void) {
     shmemi_barrier_internal();
     shmemi_modules_finalize();
     /* No PE touches another's memory after this barrier; once this PE's network operations are
@@ -333,10 +381,23 @@ void shmemi_finalize(void) {
     if (shmemi_transport_local != &shmemi_transport_shm_ops)
         shmemi_transport_local->finalize();
     shmemi_transport_shm_ops.finalize();
-    shmemi_bootstrap->finalize();
     /* Every check of a PE now fails, with "called after shmem_finalize". */
     shmemi_state.n_pes = 0;
+    init_count = 0;
+}
+
+void shmemi_finalize(void) {
+    pthread_mutex_lock(&init_lock);
+    if (shmemi_state.initialized && --init_count == 0)
+        finalize_epoch();
     pthread_mutex_unlock(&init_lock);
+}
+
+int shmemi_initialized(void) {
+    pthread_mutex_lock(&init_lock);
+    int initialized = shmemi_state.initialized;
+    pthread_mutex_unlock(&init_lock);
+    return initialized;
 }
 
 void shmemi_global_exit(int status) {

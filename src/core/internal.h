@@ -39,4 +39,12 @@ void shmemi_route_nodes(const char *call);
 void shmemi_route_network(const char *call);
 void shmemi_route_finalize(void);
 
+/* Around the copy and remap of a data range (data_freeze.c): freeze makes it read-only and holds
+ * every other thread that stores into it until thaw, which makes it writable again; the held
+ * stores then run again, so none is lost. The calling thread must not store into the range in
+ * between. The first freeze installs a SIGSEGV handler that stays (it passes other faults on to
+ * the program's handler). */
+shmemi_status_t shmemi_data_freeze(void *base, size_t size);
+void shmemi_data_thaw(void *base, size_t size);
+
 #endif

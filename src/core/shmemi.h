@@ -64,8 +64,8 @@ typedef struct {
 #define SHMEMI_MAX_SEGMENTS 8
 
 typedef struct {
-    int initialized; /* 1 between shmem_init and shmem_finalize */
-    int finalized;   /* 1 after shmem_finalize */
+    int initialized; /* 1 between shmem_init and the shmem_finalize that matches the first one */
+    int finalized;   /* 1 after that shmem_finalize, until shmem_init initializes again */
     int my_pe;
     int n_pes;
     int thread_level; /* granted SHMEM_THREAD_* level */
@@ -77,10 +77,15 @@ typedef struct {
 extern shmemi_state_t shmemi_state;
 
 /* The work of shmem_init_thread / shmem_finalize / shmem_global_exit (src/host/setup.c holds the
- * public names). shmemi_init is a no-op when already initialized and returns the granted thread
- * level; shmemi_finalize is a no-op unless initialized. */
+ * public names). Counted, as OpenSHMEM 1.6 says: shmemi_init initializes on the first call and
+ * otherwise only counts the call (returning the thread level granted by the first);
+ * shmemi_finalize uncounts one and finalizes at the last (a no-op when not initialized). After
+ * that, shmemi_init initializes the library again (a new epoch: fresh heap, teams, contexts),
+ * with the same PE number in the same job. */
 int shmemi_init(const char *call, int requested);
 void shmemi_finalize(void);
+/* 1 between the first shmemi_init and the matching last shmemi_finalize, else 0. Thread-safe. */
+int shmemi_initialized(void);
 __attribute__((noreturn)) void shmemi_global_exit(int status);
 
 /* The checks below are inline where they pass and call out of line where they fail. */

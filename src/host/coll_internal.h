@@ -141,13 +141,24 @@ void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nb
  * before it chooses the staged path. */
 void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root);
 
+/* Under SHMEM_DEBUG=1: all-gather the routine (the hash of call) and three argument words, and
+ * fail with a message naming the first member whose routine or arguments differ from member 0's;
+ * a word whose name is NULL is not compared. shmemi_coll_check is this with (count, root). */
+void shmemi_coll_agree(const char *call, shmemi_team_state_t *t, const int64_t args[3],
+                       const char *const names[3]);
+
 /* shmemi_coll_check for a collective that writes dest, except in the rounds of a staged
  * collective (dest in the staging area): its arguments were checked as a whole before its first
  * round, and the rounds of PEs that passed different sizes would not line up. */
 static inline void shmemi_coll_check_args(const char *call, shmemi_team_state_t *t,
                                           const void *dest, int64_t count, int64_t root) {
-    if (!shmemi_coll_in_stage(dest))
-        shmemi_coll_check(call, t, count, root);
+    if (shmemi_coll_in_stage(dest))
+        return;
+    /* dest is written by the other members on some paths and sizes, so it must be symmetric on
+     * all of them, also where this call happens not to need it. */
+    if (count != 0)
+        shmemi_check_symmetric(call, dest, 1, shmemi_state.my_pe);
+    shmemi_coll_check(call, t, count, root);
 }
 
 /* Fatal when [a, a+alen) and [b, b+blen) overlap (and are not the same range when same_ok). */
@@ -175,6 +186,10 @@ typedef enum {
     SHMEMI_REDUCE_RECURSIVE_DOUBLING,
     SHMEMI_REDUCE_RABENSEIFNER,
 } shmemi_reduce_algorithm_t;
+
+/* Read from SHMEM_SCAN_ALGORITHM at shmem_init (team.c), used by scan.c. */
+typedef enum { SHMEMI_SCAN_LINEAR, SHMEMI_SCAN_RECURSIVE_DOUBLING } shmemi_scan_algorithm_t;
+extern shmemi_scan_algorithm_t shmemi_scan_algorithm;
 
 typedef struct {
     shmemi_bcast_algorithm_t bcast;

@@ -72,6 +72,13 @@ static struct shmemi_ctx_cell *cell_of(const struct shmemi_ctx *c) {
     return NULL;
 }
 
+int shmemi_ctx_known(const struct shmemi_ctx *c) {
+    pthread_mutex_lock(&ctx_lock);
+    int known = cell_of(c) != NULL;
+    pthread_mutex_unlock(&ctx_lock);
+    return known;
+}
+
 /* Marks live object c destroyed (magic says how), drops its transport state and frees its cell. */
 static void ctx_release(struct shmemi_ctx *c, uint32_t magic) {
     __atomic_store_n(&c->magic, magic, __ATOMIC_RELAXED);

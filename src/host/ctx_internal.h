@@ -42,6 +42,10 @@ static inline shmem_ctx_t shmemi_ctx_handle(const struct shmemi_ctx *c) {
     return (shmem_ctx_t)((uintptr_t)c | tags);
 }
 
+/* Nonzero when c is a context object of the library (live or destroyed), so that its magic can be
+ * read; under SHMEM_DEBUG=1 every handle is checked with it before it is used. Thread-safe. */
+int shmemi_ctx_known(const struct shmemi_ctx *c);
+
 /* The object of ctx, or NULL when ctx is SHMEM_CTX_INVALID, destroyed, or not a handle the
  * library gave out (its tags disagree with its object), and for every handle but
  * SHMEM_CTX_DEFAULT outside shmem_init..shmem_finalize, when the objects are freed. The one place
@@ -51,6 +55,9 @@ static inline struct shmemi_ctx *shmemi_ctx_find(shmem_ctx_t ctx) {
         return &shmemi_ctx_default;
     struct shmemi_ctx *c = SHMEMI_CTX_OBJECT(ctx);
     if (__builtin_expect(ctx == SHMEM_CTX_INVALID || c == NULL || !shmemi_state.initialized, 0))
+        return NULL;
+    /* A handle that is no object of the library (garbage) would fault on the magic's load. */
+    if (__builtin_expect(shmemi_state.debug, 0) && !shmemi_ctx_known(c))
         return NULL;
     if (__builtin_expect(__atomic_load_n(&c->magic, __ATOMIC_RELAXED) != SHMEMI_CTX_MAGIC ||
                              shmemi_ctx_handle(c) != ctx,

@@ -19,8 +19,9 @@ static uint64_t heap_offset_of(const void *ptr) {
     return ptr ? (uint64_t)((const char *)ptr - shmemi_state.segments[0].local_base) : UINT64_MAX;
 }
 
-/* The barrier of every collective memory routine. Returns 1 when every PE has ok set. */
-static int agree(const char *call, agreement_t mine) {
+/* The barrier of every collective memory routine. Returns 1 when every PE has ok set. overflowed:
+ * this PE failed because count * size of shmem_calloc overflowed. */
+static int agree_or_overflow(const char *call, agreement_t mine, int overflowed) {
     int n = shmemi_state.n_pes;
     agreement_t stack[8], *all = n <= 8 ? stack : malloc((size_t)n * sizeof(*all));
     if (!all)
@@ -51,7 +52,7 @@ static int agree(const char *call, agreement_t mine) {
     }
     if (all != stack)
         free(all);
-    if (!all_ok && first_failed == shmemi_state.my_pe && mine.size == UINT64_MAX)
+    if (!all_ok && first_failed == shmemi_state.my_pe && overflowed)
         shmemi_warn(call, "count * size overflows; returning NULL on every PE");
     else if (!all_ok && first_failed == shmemi_state.my_pe)
         shmemi_warn(call,
@@ -60,6 +61,10 @@ static int agree(const char *call, agreement_t mine) {
                     (unsigned long long)mine.size, (unsigned long long)mine.align,
                     shmemi_state.segments[0].size);
     return all_ok;
+}
+
+static int agree(const char *call, agreement_t mine) {
+    return agree_or_overflow(call, mine, 0);
 }
 
 static void check_alignment(const char *call, size_t alignment) {
@@ -90,7 +95,7 @@ SHMEMI_API void *shmem_calloc(size_t count, size_t size) {
     if (__builtin_mul_overflow(count, size, &total)) {
         shmemi_check_init("shmem_calloc");
         agreement_t mine = {.size = UINT64_MAX, .ok = 0};
-        agree("shmem_calloc", mine);
+        agree_or_overflow("shmem_calloc", mine, 1);
         return NULL;
     }
     return alloc_collective("shmem_calloc", total, 0, 1);

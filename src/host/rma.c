@@ -181,6 +181,8 @@ static inline void put_bytes(const char *call, shmem_ctx_t ctx, void *dest, cons
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (len == 0)
         return;
+    if (__builtin_expect(source == NULL, 0))
+        shmemi_fatal(call, "source is NULL (%zu bytes for PE %d)", len, wpe);
     char *r = route(call, dest, len, wpe);
     if (__builtin_expect(r == NULL, 0)) {
         transport_put(call, c, dest, source, len, wpe, nbi);
@@ -195,6 +197,8 @@ static inline void get_bytes(const char *call, shmem_ctx_t ctx, void *dest, cons
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (len == 0)
         return;
+    if (__builtin_expect(dest == NULL, 0))
+        shmemi_fatal(call, "dest is NULL (%zu bytes from PE %d)", len, wpe);
     char *r = route(call, source, len, wpe);
     if (__builtin_expect(r == NULL, 0)) {
         transport_get(call, c, dest, source, len, wpe, nbi);
@@ -251,6 +255,8 @@ void shmemi_put_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (bsize == 0 || nblocks == 0)
         return;
+    if (__builtin_expect(source == NULL, 0))
+        shmemi_fatal(call, "source is NULL (for PE %d)", wpe);
     if (__builtin_expect(shmemi_state.debug, 0))
         check_strided(call, dest, dst, elem_size, bsize, nblocks, wpe);
     size_t block_bytes = shmemi_nbytes(call, bsize, elem_size, wpe);
@@ -274,6 +280,8 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (bsize == 0 || nblocks == 0)
         return;
+    if (__builtin_expect(dest == NULL, 0))
+        shmemi_fatal(call, "dest is NULL (from PE %d)", wpe);
     if (__builtin_expect(shmemi_state.debug, 0))
         check_strided(call, source, sst, elem_size, bsize, nblocks, wpe);
     size_t block_bytes = shmemi_nbytes(call, bsize, elem_size, wpe);

@@ -16,7 +16,15 @@ SHMEMI_API int shmem_init_thread(int requested, int *provided) {
 
 SHMEMI_API void shmem_query_thread(int *provided) {
     shmemi_check_init("shmem_query_thread");
+    if (provided == NULL)
+        shmemi_fatal("shmem_query_thread", "provided is NULL");
     *provided = shmemi_state.thread_level;
+}
+
+SHMEMI_API void shmem_query_initialized(int *initialized) {
+    if (initialized == NULL)
+        shmemi_fatal("shmem_query_initialized", "initialized is NULL");
+    *initialized = shmemi_initialized();
 }
 
 SHMEMI_API void shmem_finalize(void) {

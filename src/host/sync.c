@@ -8,17 +8,20 @@
 
 void shmem_barrier_all(void) {
     shmemi_check_init("shmem_barrier_all");
+    shmemi_coll_check("shmem_barrier_all", &shmemi_teams[SHMEMI_TEAM_WORLD_SLOT], -1, -1);
     shmemi_coll_quiet();
     shmemi_team_barrier(&shmemi_teams[SHMEMI_TEAM_WORLD_SLOT]);
 }
 
 void shmem_sync_all(void) {
     shmemi_check_init("shmem_sync_all");
+    shmemi_coll_check("shmem_sync_all", &shmemi_teams[SHMEMI_TEAM_WORLD_SLOT], -1, -1);
     shmemi_team_barrier(&shmemi_teams[SHMEMI_TEAM_WORLD_SLOT]);
 }
 
 int shmem_team_sync(shmem_team_t team) {
     shmemi_team_state_t *t = shmemi_team_get("shmem_team_sync", team);
+    shmemi_coll_check("shmem_team_sync", t, -1, -1);
     shmemi_team_barrier(t);
     return 0;
 }
@@ -26,6 +29,7 @@ int shmem_team_sync(shmem_team_t team) {
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) {
     shmemi_team_state_t t;
     shmemi_team_active_set("shmem_barrier", PE_start, logPE_stride, PE_size, pSync, &t);
+    shmemi_coll_check("shmem_barrier", &t, -1, -1);
     shmemi_coll_quiet();
     shmemi_team_barrier(&t);
 }
@@ -34,5 +38,6 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) {
 void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync) {
     shmemi_team_state_t t;
     shmemi_team_active_set("shmem_sync", PE_start, logPE_stride, PE_size, pSync, &t);
+    shmemi_coll_check("shmem_sync", &t, -1, -1);
     shmemi_team_barrier(&t);
 }

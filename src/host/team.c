@@ -214,35 +214,54 @@ void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
     }
 }
 
-void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root) {
-    if (!shmemi_state.debug || t->size == 1)
-        return;
-    /* FNV-1a of the routine's name: the same on every PE, unlike the string's address. */
+/* FNV-1a of the routine's name: the same on every PE, unlike the string's address. */
+static uint64_t routine_hash(const char *call) {
     uint64_t op = 0xcbf29ce484222325ull;
     for (const char *c = call; *c != '\0'; c++)
         op = (op ^ (unsigned char)*c) * 0x100000001b3ull;
-    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)op, count, root, 0};
+    return op;
+}
+
+void shmemi_coll_agree(const char *call, shmemi_team_state_t *t, const int64_t args[3],
+                       const char *const names[3]) {
+    if (!shmemi_state.debug || t->size == 1)
+        return;
+    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)routine_hash(call), args[0], args[1], args[2]};
     int64_t *all = malloc((size_t)t->size * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
     if (all == NULL)
         shmemi_fatal(call, "out of memory checking arguments of %d PEs", t->size);
     shmemi_coll_exchange(call, t, in, all);
-    static const char *const names[3] = {"routine", "count", "root"};
     for (int i = 1; i < t->size; i++) {
-        for (int w = 0; w < 3; w++) {
-            if (w == 1 && count < 0)
+        int pe = shmemi_team_world_pe(t, i), pe0 = shmemi_team_world_pe(t, 0);
+        if (all[(size_t)i * SHMEMI_EXCHANGE_WORDS] != all[0]) {
+            /* Another routine: its name is not known here, only that it differs. */
+            free(all);
+            shmemi_fatal(call,
+                         "mismatched collective routines: PE %d called a different collective "
+                         "on this team than PE %d (this PE called %s)",
+                         pe, pe0, call);
+        }
+        for (int w = 1; w < SHMEMI_EXCHANGE_WORDS; w++) {
+            if (names[w - 1] == NULL)
                 continue;
             int64_t mine = all[(size_t)i * SHMEMI_EXCHANGE_WORDS + (size_t)w], first = all[w];
             if (mine != first) {
-                int pe = shmemi_team_world_pe(t, i), pe0 = shmemi_team_world_pe(t, 0);
                 free(all);
                 shmemi_fatal(call,
                              "mismatched collective arguments: PE %d passed %s %lld, PE %d "
                              "passed %lld",
-                             pe, names[w], (long long)mine, pe0, (long long)first);
+                             pe, names[w - 1], (long long)mine, pe0, (long long)first);
             }
         }
     }
     free(all);
+}
+
+void shmemi_coll_check(const char *call, shmemi_team_state_t *t, int64_t count, int64_t root) {
+    static const char *const names[3] = {"count", "root", NULL};
+    static const char *const names_no_count[3] = {NULL, "root", NULL};
+    int64_t args[3] = {count, root, 0};
+    shmemi_coll_agree(call, t, args, count < 0 ? names_no_count : names);
 }
 
 /* ---- team handles --------------------------------------------------------------------------- */
@@ -429,6 +448,10 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     shmemi_team_state_t *parent = team_lookup(parent_team);
     if (parent == NULL)
         return -1;
+    /* First, so that members that passed different triplets are reported instead of some
+     * returning -1 below while the others wait for them. */
+    static const char *const names[3] = {"start", "stride", "size"};
+    shmemi_coll_agree(call, parent, (const int64_t[3]){start, stride, size}, names);
     long long last = (long long)start + ((long long)size - 1) * stride;
     if (size < 1 || start < 0 || start >= parent->size || last < 0 || last >= parent->size ||
         (stride == 0 && size > 1)) {
@@ -437,10 +460,6 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
                          call, start, stride, size, parent->size);
         return -1;
     }
-    shmemi_coll_check(call, parent,
-                      (int64_t)(((uint64_t)(uint32_t)start << 32) ^
-                                ((uint64_t)(uint32_t)stride << 16) ^ (uint32_t)size),
-                      -1);
     int slot;
     if (team_agree_slots(call, parent, 1, &slot) != 0)
         return -1;
@@ -469,6 +488,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     shmemi_team_state_t *parent = team_lookup(parent_team);
     if (parent == NULL)
         return -1;
+    static const char *const names[3] = {"xrange", NULL, NULL};
+    shmemi_coll_agree(call, parent, (const int64_t[3]){xrange, 0, 0}, names);
     if (xrange < 1) {
         shmemi_debug_log("%s: xrange %d is not positive", call, xrange);
         return -1;
@@ -476,7 +497,6 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     int n = parent->size, me = parent->my_index;
     if (xrange > n)
         xrange = n;
-    shmemi_coll_check(call, parent, xrange, -1);
     int slots[2];
     if (team_agree_slots(call, parent, 2, slots) != 0)
         return -1;
@@ -501,6 +521,7 @@ void shmem_team_destroy(shmem_team_t team) {
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
         shmemi_fatal(call, "the predefined teams cannot be destroyed");
     shmemi_team_state_t *t = shmemi_team_get(call, team);
+    shmemi_coll_check(call, t, -1, -1);
     shmemi_ctx_destroy_team(call, team);
     /* Every member has finished reading this slot's exchange area before it is reused. */
     shmemi_team_barrier(t);
@@ -541,6 +562,9 @@ static void coll_read_env(void) {
     shmemi_coll_config.reduce = env_choice("SHMEM_REDUCE_ALGORITHM", reduce, 4, 0);
     shmemi_coll_config.reduce_large_bytes = env_size("SHMEM_REDUCE_LARGE_SIZE", 64 * 1024);
     shmemi_coll_config.bcast_chunk_bytes = env_size("SHMEM_BCAST_CHUNK_SIZE", 64 * 1024);
+    static const char *const scan[] = {"linear", "recursive_doubling"};
+    shmemi_scan_algorithm = (shmemi_scan_algorithm_t)env_choice("SHMEM_SCAN_ALGORITHM", scan, 2,
+                                                                SHMEMI_SCAN_RECURSIVE_DOUBLING);
 }
 
 static shmemi_status_t coll_init(void) {

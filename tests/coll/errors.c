@@ -37,6 +37,25 @@ int main(int argc, char **argv) {
         size_t bytes = me == 0 ? (5 << 20) : (4 << 20);
         char *big = shmem_malloc(2 * (5 << 20));
         shmem_broadcastmem(SHMEM_TEAM_WORLD, big + (5 << 20), big, bytes, 0);
+    } else if (strcmp(what, "mismatch_kind") == 0) {
+        /* A barrier against a reduction: different routines on one team. */
+        if (me == 0)
+            shmem_barrier_all();
+        else
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, buf + 32, buf, 4);
+    } else if (strcmp(what, "mismatch_root") == 0) {
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, buf + 32, buf, 4, me == 0 ? 0 : 1);
+    } else if (strcmp(what, "mismatch_split") == 0) {
+        /* PE 0's triplet selects no team (it would return -1 at once), the others' one does. */
+        shmem_team_t team;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, me == 0 ? n + 1 : n, NULL, 0, &team);
+    } else if (strcmp(what, "mismatch_split_2d") == 0) {
+        shmem_team_t x, y;
+        shmem_team_split_2d(SHMEM_TEAM_WORLD, me == 0 ? 0 : 2, NULL, 0, &x, NULL, 0, &y);
+    } else if (strcmp(what, "mismatch_bcast_stack") == 0) {
+        /* dest on the stack: not symmetric, also where the algorithm would not touch it. */
+        long local[4];
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, local, buf, 4, 0);
     } else if (strcmp(what, "not_in_set") == 0) {
         shmem_barrier(1, 0, n - 1, psync);
     } else if (strcmp(what, "destroy_world") == 0) {

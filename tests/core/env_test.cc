@@ -85,6 +85,43 @@ TEST(EnvTable, DefaultsApply) {
     }
 }
 
+TEST(EnvClosest, Misspellings) {
+    const char *typo = "SHMEM_SYMETRIC_SIZE=1G";
+    EXPECT_STREQ(shmemi_env_closest(typo, 19), "SHMEM_SYMMETRIC_SIZE");
+    EXPECT_STREQ(shmemi_env_closest("SHMEM_DEBGU", 11), "SHMEM_DEBUG");
+    EXPECT_STREQ(shmemi_env_closest("SHMEM_REDUCE_ALGO", 17), "SHMEM_REDUCE_ALGORITHM");
+    EXPECT_EQ(shmemi_env_closest("SHMEM_DEBUG=1", 11), nullptr);
+    EXPECT_EQ(shmemi_env_closest("SHMEM_INFO", 10), nullptr);
+}
+
+TEST(EnvInvalid, EveryKind) {
+    const char *why = nullptr;
+    for (size_t i = 0; i < shmemi_env_n_vars; i++)
+        unsetenv(shmemi_env_vars[i].name);
+    EXPECT_EQ(shmemi_env_find_invalid(&why), -1);
+    struct Case {
+        const char *name, *bad, *good;
+    } cases[] = {
+        {"SHMEM_INFO", "2", "yes"},
+        {"SHMEM_VERSION", "maybe", "0"},
+        {"SHMEM_SYMMETRIC_SIZE", "0", "4K"},
+        {"SHMEM_REDUCE_LARGE_SIZE", "1Q", "1"},
+        {"SHMEM_BCAST_ALGORITHM", "Binomial", "linear"},
+        {"SHMEM_SCAN_ALGORITHM", "hillis", "linear"},
+        {"SHMEM_LOCAL_RANK", "-1", "3"},
+        {"SHMEM_DEVICE_TIMEOUT_MS", "10ms", "10"},
+    };
+    for (const Case &c : cases) {
+        setenv(c.name, c.bad, 1);
+        int bad = shmemi_env_find_invalid(&why);
+        ASSERT_GE(bad, 0) << c.name << "=" << c.bad;
+        EXPECT_STREQ(shmemi_env_vars[bad].name, c.name);
+        setenv(c.name, c.good, 1);
+        EXPECT_EQ(shmemi_env_find_invalid(&why), -1) << c.name << "=" << c.good;
+        unsetenv(c.name);
+    }
+}
+
 // docs/environment.md lists every variable of the table.
 TEST(EnvTable, Documented) {
     std::ifstream in(DOCS_ENVIRONMENT);

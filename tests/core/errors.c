@@ -2,6 +2,7 @@
  * that names the PE, the call and the wrong value. */
 #include <shmem.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ int main(int argc, char **argv) {
         shmem_pe_accessible(n + 5);
     if (strcmp(mode, "free_not_heap") == 0)
         shmem_free(&global_value);
+    if (strcmp(mode, "malloc_huge") == 0 && shmem_malloc(SIZE_MAX) != NULL)
+        return 4;
     if (strcmp(mode, "malloc_size_mismatch") == 0)
         shmem_malloc(me == 0 ? 100 : 200);
     if (strcmp(mode, "align_not_power_of_two") == 0)
@@ -32,10 +35,6 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "ptr_after_finalize") == 0) {
         shmem_finalize();
         shmem_ptr(&global_value, 0);
-    }
-    if (strcmp(mode, "init_after_finalize") == 0) {
-        shmem_finalize();
-        shmem_init();
     }
     shmem_finalize();
     return 0;

@@ -1,6 +1,7 @@
 /* Bad input must end the job with a message naming the call and what was wrong. PE 0 makes the
  * mistake named by argv[1]; the other PEs wait to be ended with it. ctest matches the message. */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "host_test.h"
 
@@ -74,6 +75,20 @@ int main(int argc, char **argv) {
         } else if (strcmp(c, "ctx_options") == 0) {
             shmem_ctx_t ctx;
             shmem_ctx_create(1L << 40, &ctx);
+        } else if (strcmp(c, "put_null_source") == 0) {
+            shmem_long_put(sym, NULL, 4, peer);
+        } else if (strcmp(c, "get_null_dest") == 0) {
+            shmem_long_get(NULL, sym, 4, peer);
+        } else if (strcmp(c, "iput_null_source") == 0) {
+            shmem_long_iput(sym, NULL, 1, 1, 2, peer);
+        } else if (strcmp(c, "getmem_nbi_null_dest") == 0) {
+            shmem_getmem_nbi(NULL, sym, 8, peer);
+        } else if (strcmp(c, "ctx_garbage") == 0) {
+            /* Not a handle the library gave out, and memory that faults when read. */
+            void *junk = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            shmem_ctx_long_p((shmem_ctx_t)junk, sym, 1, peer);
+        } else if (strcmp(c, "query_thread_null") == 0) {
+            shmem_query_thread(NULL);
         } else if (strcmp(c, "nonsymmetric") == 0) {
             long *heap = malloc(4 * sizeof(long));
             shmem_long_put(heap, src, 4, peer);
