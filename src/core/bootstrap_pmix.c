@@ -143,6 +143,13 @@ static shmemi_status_t pmix_global_exit(int status) {
     exit(status);
 }
 
+static void pmix_abort(int status) {
+    char msg[64];
+    snprintf(msg, sizeof(msg), "a fatal error on PE %u", me.rank);
+    PMIx_Abort(status, msg, NULL, 0);
+    _exit(status);
+}
+
 static shmemi_status_t pmix_finalize(void) {
     pthread_mutex_lock(&collective_lock);
     pmix_status_t rc = PMIx_Finalize(NULL, 0);
@@ -157,6 +164,7 @@ static const shmemi_bootstrap_ops_t pmix_ops = {
     .allgather = pmix_allgather,
     .barrier = pmix_barrier,
     .global_exit = pmix_global_exit,
+    .abort = pmix_abort,
     .finalize = pmix_finalize,
 };
 

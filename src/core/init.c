@@ -13,6 +13,7 @@
 #include "shmemi.h"
 #include "env.h"
 #include "internal.h"
+#include "watch.h"
 
 shmemi_state_t shmemi_state;
 
@@ -229,6 +230,7 @@ static void privatize_data_after_fork(void) {
 int shmemi_init(const char *call, int requested) {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shmemi_fatal(call, "unknown thread level %d", requested);
+    shmemi_watch_call(call);
     pthread_mutex_lock(&init_lock);
     if (shmemi_state.finalized)
         shmemi_fatal(call, "called after shmem_finalize (a program initializes only once)");
@@ -297,6 +299,7 @@ void shmemi_barrier_internal(void) {
 }
 
 void shmemi_finalize(void) {
+    shmemi_watch_call("shmem_finalize");
     pthread_mutex_lock(&init_lock);
     if (!shmemi_state.initialized) {
         pthread_mutex_unlock(&init_lock);

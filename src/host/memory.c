@@ -3,6 +3,7 @@
  * failure is the same on every PE, and under SHMEM_DEBUG=1 that every PE passed the same
  * arguments. */
 #include "core/shmemi.h"
+#include "core/watch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ static int agree(const char *call, agreement_t mine) {
         shmemi_fatal(call, "out of memory");
     shmemi_transport_local->quiet();
     shmemi_full_fence();
+    shmemi_watch_call(call);
     shmemi_bootstrap->allgather(&mine, all, sizeof(mine));
     int all_ok = 1, first_failed = -1;
     for (int pe = 0; pe < n; pe++) {

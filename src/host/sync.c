@@ -5,15 +5,18 @@
  * everything every member does after it. */
 
 #include "coll_internal.h"
+#include "core/watch.h"
 
 void shmem_barrier_all(void) {
     shmemi_check_init("shmem_barrier_all");
+    shmemi_watch_call("shmem_barrier_all");
     shmemi_coll_quiet();
     shmemi_team_barrier(&shmemi_teams[SHMEMI_TEAM_WORLD_SLOT]);
 }
 
 void shmem_sync_all(void) {
     shmemi_check_init("shmem_sync_all");
+    shmemi_watch_call("shmem_sync_all");
     shmemi_team_barrier(&shmemi_teams[SHMEMI_TEAM_WORLD_SLOT]);
 }
 

@@ -3,9 +3,13 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static void sleep_long(void) {
@@ -19,10 +23,58 @@ static void *allocate_forever(void *arg) {
     return NULL;
 }
 
+/* A connection to the launcher's socket ("@name": abstract namespace) that sends len bytes of
+ * bytes and then stays open, saying nothing more. */
+static int connect_launcher(const char *name, const void *bytes, size_t len) {
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    size_t name_len = strlen(name);
+    memcpy(addr.sun_path + 1, name + 1, name_len - 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 ||
+        connect(fd, (struct sockaddr *)&addr,
+                (socklen_t)(offsetof(struct sockaddr_un, sun_path) + name_len)) != 0 ||
+        write(fd, bytes, len) != (ssize_t)len) {
+        perror("connect_launcher");
+        exit(4);
+    }
+    return fd;
+}
+
+/* User plus system time of process pid, in clock ticks. */
+static long cpu_ticks(int pid) {
+    char path[64], line[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(line, 1, sizeof(line) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    line[n] = '\0';
+    char *p = strrchr(line, ')');
+    long utime = 0, stime = 0;
+    /* After ") ": state, then fields 4 to 13, then utime (14) and stime (15). */
+    if (p == NULL ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &utime, &stime) != 2)
+        return 0;
+    return utime + stime;
+}
+
+static void write_time(const char *path) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "%lld\n", (long long)t.tv_sec * 1000000000LL + t.tv_nsec);
+    fclose(f);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
     if (strcmp(mode, "wrong_secret") == 0)
         setenv("SHMEM_JOB_SECRET", "0123456789abcdef0123456789abcdef", 1);
+    char socket_name[108] = "", job_secret[64] = "";
+    if (getenv("SHMEM_JOB_SOCKET") && getenv("SHMEM_JOB_SECRET")) {
+        snprintf(socket_name, sizeof(socket_name), "%s", getenv("SHMEM_JOB_SOCKET"));
+        snprintf(job_secret, sizeof(job_secret), "%s", getenv("SHMEM_JOB_SECRET"));
+    }
     shmem_init();
     int me = shmem_my_pe();
     if (strcmp(mode, "ok") == 0) {
@@ -71,6 +123,90 @@ int main(int argc, char **argv) {
         fprintf(f, "%d\n", (int)getpid());
         fclose(f);
         sleep_long();
+    } else if (strcmp(mode, "finalize_in_barrier") == 0) {
+        /* PE 0 finalizes (returning from main would too) while the others wait in a barrier. */
+        if (me != 0)
+            shmem_barrier_all();
+    } else if (strcmp(mode, "return_in_barrier") == 0) {
+        if (me != 0)
+            shmem_barrier_all();
+        return 0; /* PE 0: the implicit finalize at exit */
+    } else if (strcmp(mode, "malloc_in_barrier") == 0) {
+        if (me == 0)
+            shmem_malloc(64);
+        else
+            shmem_barrier_all();
+    } else if (strcmp(mode, "free_in_barrier") == 0) {
+        void *p = shmem_malloc(64);
+        if (me == 0)
+            shmem_free(p);
+        else
+            shmem_barrier_all();
+    } else if (strcmp(mode, "barrier_in_malloc") == 0) {
+        /* The other way round: PE 0 waits in the barrier, the others in shmem_malloc. */
+        if (me == 0)
+            shmem_barrier_all();
+        else
+            shmem_malloc(64);
+    } else if (strcmp(mode, "stuck_in_program") == 0) {
+        /* PE 0 computes forever; the others wait in the barrier. */
+        if (me == 0)
+            for (;;)
+                usleep(1000);
+        shmem_barrier_all();
+    } else if (strcmp(mode, "slow_barrier") == 0) {
+        /* A PE that is late, but not stuck: the barrier completes, nothing is reported. */
+        if (me == 0)
+            usleep(1500000);
+        shmem_barrier_all();
+        shmem_free(shmem_malloc(64));
+        if (me == 1)
+            usleep(500000);
+        shmem_barrier_all();
+    } else if (strcmp(mode, "cpu_while_waiting") == 0) {
+        /* PE 1 waits in a barrier for 2 s while PE 0 sleeps; PE 0 measures the processor time
+         * PE 1 uses meanwhile. */
+        static int pid_of_1;
+        if (me == 1) {
+            shmem_int_p(&pid_of_1, (int)getpid(), 0);
+            shmem_quiet();
+        } else {
+            while (shmem_int_atomic_fetch(&pid_of_1, 0) == 0)
+                usleep(1000);
+            usleep(500000);
+            long before = cpu_ticks(pid_of_1);
+            usleep(2000000);
+            long used = cpu_ticks(pid_of_1) - before;
+            double seconds = (double)used / (double)sysconf(_SC_CLK_TCK);
+            fprintf(stderr, "PE 1 used %.2f s of processor time in 2 s of waiting\n", seconds);
+            if (seconds > 0.3)
+                return 1;
+        }
+        shmem_barrier_all();
+    } else if (strcmp(mode, "stalled_connection") == 0) {
+        /* PE 0 opens a connection to the launcher that sends 3 bytes and stalls; then PE 1 is
+         * killed, after writing the time of its death to argv[2]. */
+        if (me == 0)
+            connect_launcher(socket_name, "LSH", 3);
+        shmem_barrier_all();
+        if (me == 1) {
+            usleep(300000);
+            write_time(argv[2]);
+            raise(SIGKILL);
+        }
+        sleep_long();
+    } else if (strcmp(mode, "garbage_connection") == 0) {
+        /* Connections that send garbage, or nothing, do not disturb the job. */
+        if (me == 0) {
+            char garbage[64];
+            memset(garbage, 0x5a, sizeof(garbage));
+            connect_launcher(socket_name, garbage, sizeof(garbage));
+            connect_launcher(socket_name, "", 0);
+        }
+        for (int i = 0; i < 20; i++) {
+            shmem_free(shmem_malloc(64));
+            usleep(100000);
+        }
     } else {
         fprintf(stderr, "unknown mode %s\n", mode);
         return 2;
