@@ -167,6 +167,15 @@ void shmemi_bootstrap_note(const char *call, int peer) {
     hub_send(SHMEMI_WIRE_WHERE, peer, call, len);
 }
 
+/* Overwrites the value of variable name where it lies, so that it leaves the process's
+ * /proc/<pid>/environ too (unsetenv only drops the pointer to it), then removes it. */
+static void erase_env(const char *name) {
+    char *value = getenv(name);
+    if (value)
+        memset(value, '0', strlen(value));
+    unsetenv(name);
+}
+
 static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p) {
     const char *secret = getenv(SHMEMI_ENV_JOB_SECRET);
     const char *pe_text = getenv(SHMEMI_ENV_JOB_PE);
@@ -189,9 +198,9 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
         shmemi_fatal("shmem_init", "shmemrun refused PE %d (wrong job secret or PE number)", pe);
     *my_pe_p = pe;
     *n_pes_p = h.arg;
-    /* Processes this PE starts are not PEs of this job. */
+    /* Processes this PE starts are not PEs of this job, and the secret is readable by no one. */
+    erase_env(SHMEMI_ENV_JOB_SECRET);
     unsetenv(SHMEMI_ENV_JOB_SOCKET);
-    unsetenv(SHMEMI_ENV_JOB_SECRET);
     unsetenv(SHMEMI_ENV_JOB_PE);
     unsetenv(SHMEMI_ENV_JOB_N_PES);
 }

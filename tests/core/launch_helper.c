@@ -66,6 +66,20 @@ static void write_time(const char *path) {
     fclose(f);
 }
 
+/* 1 when text occurs in the file's bytes (which may hold NULs, as /proc/<pid>/environ does). */
+static int file_holds(const char *path, const char *text) {
+    static char buf[1 << 20];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+    if (f)
+        fclose(f);
+    size_t len = strlen(text);
+    for (size_t i = 0; i + len <= n; i++)
+        if (memcmp(buf + i, text, len) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
     if (strcmp(mode, "wrong_secret") == 0)
@@ -206,6 +220,13 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 20; i++) {
             shmem_free(shmem_malloc(64));
             usleep(100000);
+        }
+    } else if (strcmp(mode, "secret_gone") == 0) {
+        /* The secret is in neither the environment nor the process's /proc image. */
+        if (!job_secret[0] || getenv("SHMEM_JOB_SECRET") != NULL ||
+            file_holds("/proc/self/environ", job_secret)) {
+            fprintf(stderr, "PE %d: the job secret is still in the environment\n", me);
+            return 1;
         }
     } else {
         fprintf(stderr, "unknown mode %s\n", mode);

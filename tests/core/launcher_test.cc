@@ -1,7 +1,8 @@
 // The launcher's teardown: a failing, killed or hanging PE ends the job within 5 seconds,
 // shmem_global_exit's status becomes shmemrun's, and nothing is left in /dev/shm. PEs in
 // different collective calls end the job with a message instead of hanging; SHMEM_HANG_TIMEOUT
-// and SIGQUIT/SIGUSR1 report where every PE is; no connection can stall the launcher.
+// and SIGQUIT/SIGUSR1 report where every PE is; no connection can stall the launcher; the job
+// secret leaves the PEs' environment.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -291,6 +292,12 @@ TEST_F(Launcher, StalledConnectionDoesNotDelayFaults) {
 // Connections that send garbage or nothing are dropped; the job runs on.
 TEST_F(Launcher, GarbageConnectionsAreDropped) {
     Result r = job(2, "garbage_connection");
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// After shmem_init, the secret is neither in the environment nor in /proc/<pid>/environ.
+TEST_F(Launcher, SecretLeavesEnvironment) {
+    Result r = job(2, "secret_gone");
     EXPECT_EQ(r.status, 0) << r.err;
 }
 
