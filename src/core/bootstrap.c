@@ -167,6 +167,13 @@ void shmemi_bootstrap_note(const char *call, int peer) {
     hub_send(SHMEMI_WIRE_WHERE, peer, call, len);
 }
 
+/* A process that a PE forks is not a PE: it must not speak for the PE on its connection. */
+static void forget_hub_after_fork(void) {
+    if (hub_fd >= 0)
+        close(hub_fd);
+    hub_fd = -1;
+}
+
 /* Overwrites the value of variable name where it lies, so that it leaves the process's
  * /proc/<pid>/environ too (unsetenv only drops the pointer to it), then removes it. */
 static void erase_env(const char *name) {
@@ -203,6 +210,10 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
     unsetenv(SHMEMI_ENV_JOB_SOCKET);
     unsetenv(SHMEMI_ENV_JOB_PE);
     unsetenv(SHMEMI_ENV_JOB_N_PES);
+    static int registered;
+    if (!registered)
+        pthread_atfork(NULL, NULL, forget_hub_after_fork);
+    registered = 1;
 }
 
 #if SHMEM_HAVE_PMIX

@@ -228,6 +228,17 @@ int main(int argc, char **argv) {
             fprintf(stderr, "PE %d: the job secret is still in the environment\n", me);
             return 1;
         }
+    } else if (strcmp(mode, "fork_child") == 0) {
+        /* Each PE forks a child that outlives the job; the child writes its pid to argv[2]. */
+        pid_t child = fork();
+        if (child == 0) {
+            FILE *f = fopen(argv[2], "a");
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+            sleep_long();
+            _exit(0);
+        }
+        shmem_barrier_all();
     } else {
         fprintf(stderr, "unknown mode %s\n", mode);
         return 2;

@@ -2,7 +2,7 @@
 // shmem_global_exit's status becomes shmemrun's, and nothing is left in /dev/shm. PEs in
 // different collective calls end the job with a message instead of hanging; SHMEM_HANG_TIMEOUT
 // and SIGQUIT/SIGUSR1 report where every PE is; no connection can stall the launcher; the job
-// secret leaves the PEs' environment.
+// secret leaves the PEs' environment; a PE's forked child holds none of the job's memory.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -299,6 +299,43 @@ TEST_F(Launcher, GarbageConnectionsAreDropped) {
 TEST_F(Launcher, SecretLeavesEnvironment) {
     Result r = job(2, "secret_gone");
     EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// A child that a PE forks (without exec) outlives the job holding none of its memory.
+TEST_F(Launcher, ForkedChildHoldsNoJobMemory) {
+    char path[] = "/tmp/launcher_pids.XXXXXX";
+    close(mkstemp(path));
+    Result r = run({SHMEMRUN, "-n", "2", HELPER, "fork_child", path});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<pid_t> children;
+    std::ifstream in(path);
+    for (int p; in >> p;)
+        children.push_back(p);
+    unlink(path);
+    EXPECT_EQ(children.size(), 2u);
+    for (pid_t child : children) {
+        std::ifstream maps("/proc/" + std::to_string(child) + "/maps");
+        std::string line;
+        bool any_map = false;
+        while (std::getline(maps, line))
+            any_map = any_map || line.find("/memfd:libshmem-heap") != std::string::npos ||
+                      line.find("/memfd:libshmem-data") != std::string::npos;
+        bool any_fd = false;
+        std::string fd_dir = "/proc/" + std::to_string(child) + "/fd";
+        if (DIR *d = opendir(fd_dir.c_str())) {
+            while (dirent *e = readdir(d)) {
+                char target[256];
+                ssize_t n =
+                    readlink((fd_dir + "/" + e->d_name).c_str(), target, sizeof(target) - 1);
+                if (n > 0 && std::string(target, (size_t)n).find("/memfd:libshmem-") == 0)
+                    any_fd = true;
+            }
+            closedir(d);
+        }
+        EXPECT_FALSE(any_map) << "child " << child << " maps the job's memory";
+        EXPECT_FALSE(any_fd) << "child " << child << " holds a descriptor of the job's memory";
+        kill(child, SIGKILL);
+    }
 }
 
 bool alive(pid_t pid) {
