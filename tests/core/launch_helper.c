@@ -80,6 +80,11 @@ static int file_holds(const char *path, const char *text) {
     return 0;
 }
 
+static void slow_exit_handler(void) {
+    fprintf(stderr, "exit handler ran\n");
+    usleep(3000000);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
     if (strcmp(mode, "wrong_secret") == 0)
@@ -117,6 +122,17 @@ int main(int argc, char **argv) {
     } else if (strcmp(mode, "global_exit_while_waiting") == 0) {
         /* shmem_global_exit reaches the launcher while another thread waits in a collective. */
         if (me == 0) {
+            pthread_t waiter;
+            pthread_create(&waiter, NULL, allocate_forever, NULL);
+            usleep(200000);
+            shmem_global_exit(5);
+        }
+        sleep_long();
+    } else if (strcmp(mode, "global_exit_slow_exit_while_waiting") == 0) {
+        /* The same, in a program whose exit handlers take long: PE 0 must not linger in them
+         * while its thread waits in the collective. */
+        if (me == 0) {
+            atexit(slow_exit_handler);
             pthread_t waiter;
             pthread_create(&waiter, NULL, allocate_forever, NULL);
             usleep(200000);
