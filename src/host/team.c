@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coll_internal.h"
@@ -64,21 +65,29 @@ void shmemi_token_send(const shmemi_team_state_t *t, int index) {
     __atomic_store_n(&remote[slot + me], count, __ATOMIC_RELEASE);
 }
 
-/* Relax steps before a token wait goes to sleep: a millisecond or so of pauses on a dedicated
- * core, then yields (shmemi_coll_relax). */
-#define SHMEMI_TOKEN_SPINS (1u << 15)
+/* How long a token wait spins (shmemi_coll_relax: pauses, then yields) before it sleeps. */
+#define SHMEMI_TOKEN_SPIN_NS 2000000
 
 void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
     int pe = shmemi_team_world_pe(t, index);
     size_t slot = (size_t)t->channel * (size_t)shmemi_state.n_pes + (size_t)pe;
     uint64_t want = ++tokens_consumed[slot];
-    /* Spin for a bounded time, then sleep in the slow path, which also notices a peer that will
-     * never send (core/watch.h). */
+    /* Spin for a bounded time (yields take long when the processors are busy: the clock, read
+     * every 256 steps, bounds it), then sleep in the slow path, which also notices a peer that
+     * will never send (core/watch.h). */
     unsigned spins = 0;
+    long long spin_start_ns = 0;
     while (__atomic_load_n(&tokens[slot], __ATOMIC_ACQUIRE) < want) {
-        if (spins >= SHMEMI_TOKEN_SPINS) {
-            shmemi_watch_wait_ge(&tokens[slot], want, pe);
-            return;
+        if (spins % 256 == 255) {
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long long now_ns = (long long)now.tv_sec * 1000000000 + now.tv_nsec;
+            if (spin_start_ns == 0) {
+                spin_start_ns = now_ns;
+            } else if (now_ns - spin_start_ns > SHMEMI_TOKEN_SPIN_NS) {
+                shmemi_watch_wait_ge(&tokens[slot], want, pe);
+                return;
+            }
         }
         shmemi_coll_relax(&spins);
     }
