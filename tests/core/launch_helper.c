@@ -246,14 +246,23 @@ int main(int argc, char **argv) {
         }
     } else if (strcmp(mode, "fork_child") == 0) {
         /* Each PE forks a child that outlives the job; the child writes its pid to argv[2]. */
+        int ready[2];
+        if (pipe(ready) != 0)
+            return 1;
         pid_t child = fork();
         if (child == 0) {
             FILE *f = fopen(argv[2], "a");
             fprintf(f, "%d\n", (int)getpid());
             fclose(f);
+            close(ready[1]); /* the parent reads end of file: the pid is written */
             sleep_long();
             _exit(0);
         }
+        close(ready[1]);
+        char c;
+        while (read(ready[0], &c, 1) > 0)
+            ;
+        close(ready[0]);
         shmem_barrier_all();
     } else {
         fprintf(stderr, "unknown mode %s\n", mode);
