@@ -303,7 +303,8 @@ static void check_collective(void) {
             return;
     size_t len = pes[0].pending_len;
     for (int i = 1; i < n_pes; i++)
-        if (pes[i].pending_len != len) {
+        if (pes[i].pending_len != len || (pes[0].where_call[0] && pes[i].where_call[0] &&
+                                          strcmp(pes[0].where_call, pes[i].where_call) != 0)) {
             fail_job(1,
                      "PEs are in different collective calls (PE 0 in %s, contributing %zu bytes; "
                      "PE %d in %s, %zu bytes): every PE must make the same collective calls in "

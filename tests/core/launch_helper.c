@@ -172,6 +172,13 @@ int main(int argc, char **argv) {
             shmem_free(p);
         else
             shmem_barrier_all();
+    } else if (strcmp(mode, "malloc_in_free") == 0) {
+        /* Two exchanges of the same size: PE 0 allocates while the others free. */
+        void *p = shmem_malloc(64);
+        if (me == 0)
+            shmem_malloc(64);
+        else
+            shmem_free(p);
     } else if (strcmp(mode, "barrier_in_malloc") == 0) {
         /* The other way round: PE 0 waits in the barrier, the others in shmem_malloc. */
         if (me == 0)

@@ -201,7 +201,9 @@ INSTANTIATE_TEST_SUITE_P(
         Mismatch{"malloc_in_barrier",
                  ": shmem_barrier_all: waits for PE 0, which is in shmem_malloc"},
         Mismatch{"free_in_barrier", ": shmem_barrier_all: waits for PE 0, which is in shmem_free"},
-        Mismatch{"barrier_in_malloc", "libshmem: PE 0: shmem_barrier_all: waits for PE "}),
+        Mismatch{"barrier_in_malloc", "libshmem: PE 0: shmem_barrier_all: waits for PE "},
+        Mismatch{"malloc_in_free", "PEs are in different collective calls (PE 0 in shmem_malloc, "
+                                   "contributing 32 bytes; PE 1 in shmem_free, 32 bytes)"}),
     [](const ::testing::TestParamInfo<Mismatch> &info) { return std::string(info.param.mode); });
 
 // A PE that is late is not a hang: nothing is reported.
