@@ -135,10 +135,10 @@ static shmemi_status_t pmix_allgather(const void *in, void *out, size_t len) {
 }
 
 /* Leaves at once after PMIx_Abort: no exit handlers, and no sanitizer's exit either (TSan's waits
- * a second for the other threads). mpirun of Open MPI 4.1 (with PMIx 4.2) deadlocks in its own
- * PMIx_server_finalize when it has to kill a process whose PMIx_Fence is unfinished: a PE that
- * called shmem_global_exit while another of its threads waits in a collective must be gone
- * before the launcher gets to kill it. */
+ * a second for the other threads). mpirun of Open MPI 4.1.4 (with PMIx 4.2.2) now and then
+ * deadlocks in its own PMIx_server_finalize when a process whose PMIx_Fence is unfinished is
+ * still there after the job was aborted: a PE that called shmem_global_exit while another of its
+ * threads waits in a collective must be gone before the launcher gets to it. */
 static _Noreturn void leave_now(int status) {
     syscall(SYS_exit_group, status);
     _exit(status);
