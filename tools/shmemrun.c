@@ -9,7 +9,7 @@
  * SIGTERM, then SIGKILL two seconds later, and shmemrun exits non-zero naming that PE. After
  * shmem_global_exit(s) the same happens and shmemrun exits with s. PEs die with shmemrun
  * (PR_SET_PDEATHSIG). Every socket is non-blocking: no connection can hold the launcher up, and
- * one that does not present the secret within a second is dropped. SIGQUIT or SIGUSR1 prints
+ * one that does not present the secret within 5 seconds is dropped. SIGQUIT or SIGUSR1 prints
  * where every PE is; so does SHMEM_HANG_TIMEOUT, before it ends a job whose PE has waited in
  * the library that long. */
 #include <errno.h>
@@ -38,7 +38,7 @@
 #define KILL_GRACE_MS 2000
 /* A connection must say HELLO within this time, or it is dropped: nothing a connection does (or
  * does not do) holds up the launcher, whose every socket is non-blocking. */
-#define HELLO_TIMEOUT_MS 1000
+#define HELLO_TIMEOUT_MS 5000
 #define MAX_NEWCOMERS 64
 
 /* One message to send, shared by every PE it goes to (an allgather's answer is the same for all).

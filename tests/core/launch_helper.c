@@ -1,6 +1,7 @@
 /* A PE program for the launcher tests: what it does depends on argv[1]. */
 #include <shmem.h>
 
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -232,6 +233,17 @@ int main(int argc, char **argv) {
             raise(SIGKILL);
         }
         sleep_long();
+    } else if (strcmp(mode, "stalled_is_dropped") == 0) {
+        /* A connection that sends 3 bytes and stalls is closed by the launcher within 10 s. */
+        if (me == 0) {
+            int fd = connect_launcher(socket_name, "LSH", 3);
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            char c;
+            if (poll(&p, 1, 10000) != 1 || read(fd, &c, 1) != 0) {
+                fprintf(stderr, "the stalled connection is still open after 10 s\n");
+                return 1;
+            }
+        }
     } else if (strcmp(mode, "garbage_connection") == 0) {
         /* Connections that send garbage, or nothing, do not disturb the job. */
         if (me == 0) {

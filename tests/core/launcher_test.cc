@@ -291,6 +291,12 @@ TEST_F(Launcher, StalledConnectionDoesNotDelayFaults) {
     EXPECT_NE(r.err.find("PE 1 (pid"), std::string::npos) << r.err;
 }
 
+// A connection that stalls before presenting the secret is closed.
+TEST_F(Launcher, StalledConnectionIsDropped) {
+    Result r = job(2, "stalled_is_dropped");
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
 // Connections that send garbage or nothing are dropped; the job runs on.
 TEST_F(Launcher, GarbageConnectionsAreDropped) {
     Result r = job(2, "garbage_connection");
