@@ -20,8 +20,8 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "1: PE 0 prints the library version, platform, transports, heap size and every variable of "
      "this list at shmem_init (the listing of shmem_info)."},
     {"SHMEM_HANG_TIMEOUT", "0",
-     "Read by shmemrun: seconds a PE may wait in one wait of the library before shmemrun prints "
-     "where every PE is and ends the job; 0: off."},
+     "Seconds a PE may wait in one wait of the library before the job ends with a report of "
+     "where every PE is (by shmemrun, or by the waiting PE under other launchers); 0: off."},
     {"SHMEM_BCAST_ALGORITHM", "binomial",
      "Broadcast algorithm: binomial or linear (docs/collectives.md)."},
     {"SHMEM_BCAST_CHUNK_SIZE", "64K", "Pipelining chunk of the broadcast tree, in bytes."},

@@ -2,11 +2,14 @@
  * waited for. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "watch.h"
 #include "bootstrap_wire.h"
+#include "env.h"
 
 __thread const char *shmemi_watch_current_call;
 
@@ -31,6 +34,9 @@ typedef struct {
 
 static where_record_t *record; /* this PE's, in the internal segment */
 static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+/* SHMEM_HANG_TIMEOUT in milliseconds, enforced here where no launcher does it (shmemrun does);
+ * 0: off. */
+static long long hang_timeout_ms;
 
 static long long now_ms(void) {
     struct timespec t;
@@ -109,6 +115,27 @@ static void check_peer(const uint64_t *word, uint64_t want, int peer, const char
                  peer, theirs.call);
 }
 
+/* SHMEM_HANG_TIMEOUT: this PE has waited that long. Prints where every PE is, as far as their
+ * records tell, then ends the job. */
+static _Noreturn void report_hang(const char *call, int peer, long long waited_ms) {
+    shmemi_warn(call,
+                "has waited %.1f s for PE %d (SHMEM_HANG_TIMEOUT=%s); where the PEs are (as far "
+                "as this PE sees):",
+                (double)waited_ms / 1000, peer, getenv("SHMEM_HANG_TIMEOUT"));
+    for (int pe = 0; pe < shmemi_state.n_pes; pe++) {
+        where_t where;
+        if (!read_where(pe, &where))
+            shmemi_warn(call, "  PE %d: unknown (its record cannot be read)", pe);
+        else if (where.kind == WHERE_WAITING)
+            shmemi_warn(call, "  PE %d: in %s, waiting for PE %d", pe, where.call, where.peer);
+        else if (where.kind == WHERE_EXCHANGE)
+            shmemi_warn(call, "  PE %d: in %s, waiting for every PE to join it", pe, where.call);
+        else
+            shmemi_warn(call, "  PE %d: running the program (in no wait of the library)", pe);
+    }
+    shmemi_fatal(call, "the job hangs");
+}
+
 void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= want)
         return;
@@ -132,6 +159,8 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
             published = 1;
         }
         check_peer(word, want, peer, call);
+        if (hang_timeout_ms > 0 && now - start >= hang_timeout_ms)
+            report_hang(call, peer, now - start);
     }
     if (published) {
         publish(WHERE_PROGRAM, -1, NULL);
@@ -141,7 +170,24 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
 
 /* The record lives from the first module's init to the last module's finalize; it comes before
  * every other module, so that their set-up exchanges are published too. */
+static void read_hang_timeout(void) {
+    const char *text = getenv("SHMEM_HANG_TIMEOUT");
+    hang_timeout_ms = 0;
+    if (text == NULL || text[0] == '\0')
+        return;
+    char *end;
+    errno = 0;
+    double seconds = strtod(text, &end);
+    if (errno || *end || !(seconds >= 0) || seconds > 1e7)
+        shmemi_fatal("shmem_init", "SHMEM_HANG_TIMEOUT='%s' is not a number of seconds (0 for off)",
+                     text);
+    /* shmemrun enforces it itself, for every wait, with one report for the whole job. */
+    if (strcmp(shmemi_bootstrap->name, "shmemrun") != 0)
+        hang_timeout_ms = seconds > 0 && seconds * 1000 < 1 ? 1 : (long long)(seconds * 1000);
+}
+
 static shmemi_status_t watch_init(void) {
+    read_hang_timeout();
     where_record_t *r = shmemi_internal_alloc(sizeof(*r), 64);
     if (r == NULL)
         return SHMEMI_ERR_NOMEM;

@@ -62,6 +62,15 @@ set_tests_properties(core_pmix.global_exit_slow_exit_while_waiting PROPERTIES
                      FAIL_REGULAR_EXPRESSION "exit handler ran")
 pmix_exit_test(exit3 3)
 
+# SHMEM_HANG_TIMEOUT under mpirun: a PE that waits that long in a barrier for a PE stuck in the
+# program reports where every PE is and ends the job.
+add_test(NAME core_pmix.hang_timeout
+         COMMAND sh -c "\"$@\"; s=$?; echo \"exit status $s\"; test $s -ne 0" sh
+                 ${_pmix_mpirun} -np 3 $<TARGET_FILE:core_launch_helper> stuck_in_program)
+set_tests_properties(core_pmix.hang_timeout PROPERTIES
+  PASS_REGULAR_EXPRESSION "shmem_barrier_all: has waited [0-9.]+ s for PE 0 \\(SHMEM_HANG_TIMEOUT=1\\).*PE 0: running the program.*the job hangs.*exit status [1-9]"
+  ENVIRONMENT "${_pmix_env};SHMEM_HANG_TIMEOUT=1" TIMEOUT 30 LABELS "pe;pmix")
+
 # PEs on two hosts: the job fails, saying why.
 add_test(NAME core_pmix.two_nodes
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh ${_pmix_mpirun} -np 2
