@@ -144,6 +144,7 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
     long pause_ns = 20000;
     int published = 0;
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < want) {
+        shmemi_progress();
         struct timespec pause = {0, pause_ns};
         while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
             ;
