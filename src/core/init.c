@@ -270,7 +270,7 @@ static void close_segment_fds(void) {
 static void leave_job_after_fork(void) {
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
-        if (!segment_transport[s]->host_loadable)
+        if (seg->ops == NULL || !seg->ops->host_loadable)
             continue;
         for (int pe = 0; pe < shmemi_state.n_pes; pe++)
             if (pe != shmemi_state.my_pe && seg->peer_base[pe])
