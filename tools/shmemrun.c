@@ -8,7 +8,10 @@
  * If a PE dies or exits with a non-zero status, or exits without shmem_finalize, the others get
  * SIGTERM, then SIGKILL two seconds later, and shmemrun exits non-zero naming that PE. After
  * shmem_global_exit(s) the same happens and shmemrun exits with s. PEs die with shmemrun
- * (PR_SET_PDEATHSIG). */
+ * (PR_SET_PDEATHSIG). Every socket is non-blocking: no connection can hold the launcher up, and
+ * one that does not present the secret within 5 seconds is dropped. SIGQUIT or SIGUSR1 prints
+ * where every PE is; so does SHMEM_HANG_TIMEOUT, before it ends a job whose PE has waited in
+ * the library that long. */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -33,7 +36,26 @@
 
 #define MAX_PES 4096
 #define KILL_GRACE_MS 2000
-#define IO_TIMEOUT_S 30
+/* A connection must say HELLO within this time, or it is dropped: nothing a connection does (or
+ * does not do) holds up the launcher, whose every socket is non-blocking. */
+#define HELLO_TIMEOUT_MS 5000
+#define MAX_NEWCOMERS 64
+
+/* One message to send, shared by every PE it goes to (an allgather's answer is the same for all).
+ */
+typedef struct {
+    int refs;
+    size_t len;
+    char data[];
+} blob_t;
+
+typedef struct out_item {
+    struct out_item *next;
+    blob_t *blob;
+    size_t sent;
+} out_item_t;
+
+typedef enum { WHERE_PROGRAM, WHERE_WAITING, WHERE_EXCHANGE } where_kind_t;
 
 typedef struct {
     pid_t pid;
@@ -42,24 +64,50 @@ typedef struct {
     int connected; /* said HELLO */
     int said_bye;  /* finalized */
     int gone;      /* exited, disconnected or finalized: contributes to no more collectives */
+    int status;    /* wait status, once reaped */
     int has_pending;
     size_t pending_len;
     char *pending;
+    /* The message being received: header, then payload. */
+    shmemi_wire_header_t in_header;
+    size_t in_header_got;
+    char *in_payload;
+    size_t in_payload_got;
+    out_item_t *out_head, *out_tail;
+    /* Where it waits, as it last said (WHERE) or as its messages show. */
+    where_kind_t where;
+    int where_peer;
+    long long where_since_ms;
+    char where_call[SHMEMI_WIRE_CALL_MAX + 1];
 } pe_t;
+
+/* A connection that has not yet presented the secret. */
+typedef struct {
+    int fd;
+    long long deadline_ms;
+    size_t got;
+    unsigned char hello[sizeof(shmemi_wire_header_t) + SHMEMI_WIRE_SECRET_LEN];
+} newcomer_t;
 
 static pe_t *pes;
 static int n_pes;
+static newcomer_t newcomers[MAX_NEWCOMERS];
+static int n_newcomers;
 static char secret[SHMEMI_WIRE_SECRET_LEN + 1];
 static int ending;           /* the job is being ended */
 static int job_status;       /* what shmemrun exits with */
 static int exit_caller = -1; /* PE that called shmem_global_exit: not sent SIGTERM */
 static long long kill_deadline_ms;
+static long long start_ms;
+static long long hang_timeout_ms; /* SHMEM_HANG_TIMEOUT; 0: off */
+static const char *hang_timeout_text;
 
 static void usage(FILE *out) {
     fprintf(out, "usage: shmemrun -n N [--] program [arguments...]\n"
                  "  -n, -np, --np N   number of PEs to start on this node\n"
                  "  -h, --help        this text\n"
-                 "Runs N copies of program as the PEs of one OpenSHMEM job.\n");
+                 "Runs N copies of program as the PEs of one OpenSHMEM job.\n"
+                 "SIGQUIT or SIGUSR1 prints where every PE is.\n");
 }
 
 static long long now_ms(void) {
@@ -104,26 +152,131 @@ static void fail_job(int status, const char *fmt, ...) {
         return;
     va_list args;
     va_start(args, fmt);
-    char line[512];
+    char line[768];
     vsnprintf(line, sizeof(line), fmt, args);
     va_end(args);
     fprintf(stderr, "shmemrun: %s; ending the job\n", line);
     end_job(status, -1);
 }
 
-static void close_pe(int pe) {
-    if (pes[pe].fd >= 0)
-        close(pes[pe].fd);
-    pes[pe].fd = -1;
-    free(pes[pe].pending);
-    pes[pe].pending = NULL;
-    pes[pe].has_pending = 0;
+/* The library call PE pe is in, for messages. */
+static const char *call_of(int pe) {
+    return pes[pe].where_call[0] ? pes[pe].where_call : "a collective call";
 }
 
-static void set_timeouts(int fd) {
-    struct timeval tv = {.tv_sec = IO_TIMEOUT_S};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+/* One line per PE: where it is. Printed on SIGQUIT or SIGUSR1, and before a hang ends the job. */
+static void print_report(void) {
+    long long now = now_ms();
+    fprintf(stderr, "shmemrun: where the PEs are, %.1f s after the start:\n",
+            (double)(now - start_ms) / 1000);
+    for (int i = 0; i < n_pes; i++) {
+        pe_t *p = &pes[i];
+        double waited = (double)(now - p->where_since_ms) / 1000;
+        fprintf(stderr, "shmemrun:   PE %d (pid %d): ", i, (int)p->pid);
+        if (!p->running && WIFSIGNALED(p->status))
+            fprintf(stderr, "killed by signal %d\n", WTERMSIG(p->status));
+        else if (!p->running)
+            fprintf(stderr, "exited with status %d%s\n", WEXITSTATUS(p->status),
+                    p->said_bye ? " after shmem_finalize" : "");
+        else if (p->said_bye)
+            fprintf(stderr, "finalized, still running\n");
+        else if (!p->connected)
+            fprintf(stderr, "running, not yet in shmem_init\n");
+        else if (p->fd < 0)
+            fprintf(stderr, "running, disconnected from shmemrun\n");
+        else if (p->has_pending || p->where == WHERE_EXCHANGE)
+            fprintf(stderr, "in %s, waiting for every PE to join it, for %.1f s\n", call_of(i),
+                    waited);
+        else if (p->where == WHERE_WAITING)
+            fprintf(stderr, "in %s, waiting for PE %d, for %.1f s\n", call_of(i), p->where_peer,
+                    waited);
+        else
+            fprintf(stderr, "running the program (in no wait of the library)\n");
+    }
+    fflush(stderr);
+}
+
+static void free_blob(blob_t *b) {
+    if (b && --b->refs == 0)
+        free(b);
+}
+
+static void close_pe(int pe) {
+    pe_t *p = &pes[pe];
+    if (p->fd >= 0)
+        close(p->fd);
+    p->fd = -1;
+    free(p->pending);
+    p->pending = NULL;
+    p->has_pending = 0;
+    free(p->in_payload);
+    p->in_payload = NULL;
+    p->in_header_got = p->in_payload_got = 0;
+    while (p->out_head) {
+        out_item_t *item = p->out_head;
+        p->out_head = item->next;
+        free_blob(item->blob);
+        free(item);
+    }
+    p->out_tail = NULL;
+}
+
+static blob_t *make_message(uint32_t type, int32_t arg, const void *payload, size_t len) {
+    shmemi_wire_header_t h = {.magic = SHMEMI_WIRE_MAGIC, .type = type, .len = len, .arg = arg};
+    blob_t *b = malloc(sizeof(*b) + sizeof(h) + len);
+    if (!b)
+        return NULL;
+    b->refs = 0;
+    b->len = sizeof(h) + len;
+    memcpy(b->data, &h, sizeof(h));
+    if (len)
+        memcpy(b->data + sizeof(h), payload, len);
+    return b;
+}
+
+/* Writes what the socket takes now; the rest waits for POLLOUT. A PE that does not read its
+ * answers holds up only itself. */
+static void flush_pe(int pe) {
+    pe_t *p = &pes[pe];
+    while (p->fd >= 0 && p->out_head) {
+        out_item_t *item = p->out_head;
+        ssize_t n = send(p->fd, item->blob->data + item->sent, item->blob->len - item->sent,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0) {
+            close_pe(pe);
+            p->gone = 1;
+            return;
+        }
+        item->sent += (size_t)n;
+        if (item->sent == item->blob->len) {
+            p->out_head = item->next;
+            if (!p->out_head)
+                p->out_tail = NULL;
+            free_blob(item->blob);
+            free(item);
+        }
+    }
+}
+
+static void queue_blob(int pe, blob_t *b) {
+    pe_t *p = &pes[pe];
+    out_item_t *item = malloc(sizeof(*item));
+    if (!item) {
+        fail_job(1, "out of memory for a message to PE %d", pe);
+        return;
+    }
+    *item = (out_item_t){.blob = b};
+    b->refs++;
+    if (p->out_tail)
+        p->out_tail->next = item;
+    else
+        p->out_head = item;
+    p->out_tail = item;
+    flush_pe(pe);
 }
 
 /* A collective can complete only when every PE contributes; one that is gone never will. */
@@ -140,9 +293,9 @@ static void check_collective(void) {
     if (waiting < 0)
         return;
     if (missing >= 0) {
-        fail_job(1, "PE %d waits in a collective call that PE %d %s", waiting, missing,
+        fail_job(1, "PE %d waits in %s, which PE %d %s", waiting, call_of(waiting), missing,
                  pes[missing].said_bye ? "left by calling shmem_finalize"
-                                       : "will never make (it has exited or disconnected)");
+                                       : "will never join (it has exited or disconnected)");
         return;
     }
     for (int i = 0; i < n_pes; i++)
@@ -150,107 +303,211 @@ static void check_collective(void) {
             return;
     size_t len = pes[0].pending_len;
     for (int i = 1; i < n_pes; i++)
-        if (pes[i].pending_len != len) {
+        if (pes[i].pending_len != len || (pes[0].where_call[0] && pes[i].where_call[0] &&
+                                          strcmp(pes[0].where_call, pes[i].where_call) != 0)) {
             fail_job(1,
-                     "PEs are in different collective calls (PE 0 contributes %zu bytes, PE %d "
-                     "%zu bytes): every PE must make the same collective calls in the same order",
-                     len, i, pes[i].pending_len);
+                     "PEs are in different collective calls (PE 0 in %s, contributing %zu bytes; "
+                     "PE %d in %s, %zu bytes): every PE must make the same collective calls in "
+                     "the same order",
+                     call_of(0), len, i, call_of(i), pes[i].pending_len);
             return;
         }
     size_t total = len * (size_t)n_pes;
-    char *all = total ? malloc(total) : NULL;
-    if (total && !all) {
+    blob_t *answer = make_message(SHMEMI_WIRE_ALLGATHER, 0, NULL, 0);
+    if (answer) {
+        blob_t *full = realloc(answer, sizeof(*answer) + answer->len + total);
+        if (!full)
+            free(answer);
+        answer = full;
+    }
+    if (!answer) {
         fail_job(1, "out of memory for a collective of %zu bytes", total);
         return;
     }
+    ((shmemi_wire_header_t *)answer->data)->len = total;
     for (int i = 0; i < n_pes; i++)
         if (len)
-            memcpy(all + (size_t)i * len, pes[i].pending, len);
+            memcpy(answer->data + answer->len + (size_t)i * len, pes[i].pending, len);
+    answer->len += total;
+    answer->refs = 1;
     for (int i = 0; i < n_pes; i++) {
         free(pes[i].pending);
         pes[i].pending = NULL;
         pes[i].has_pending = 0;
-        if (shmemi_wire_send_msg(pes[i].fd, SHMEMI_WIRE_ALLGATHER, 0, all, total) != 0)
-            fail_job(1, "cannot answer PE %d: %s", i, strerror(errno));
+        pes[i].where = WHERE_PROGRAM;
+        queue_blob(i, answer);
     }
-    free(all);
+    free_blob(answer);
 }
 
-static void accept_pe(int listen_fd) {
-    int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-    if (fd < 0)
-        return;
-    /* Abstract sockets are visible to every user: only this user's processes get a hearing. */
-    struct ucred cred;
-    socklen_t cred_len = sizeof(cred);
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred.uid != getuid()) {
-        close(fd);
-        return;
+static void drop_newcomer(int k) {
+    close(newcomers[k].fd);
+    newcomers[k] = newcomers[--n_newcomers];
+}
+
+static void accept_all(int listen_fd) {
+    for (;;) {
+        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0)
+            return;
+        /* Abstract sockets are visible to every user: only this user's processes get a hearing. */
+        struct ucred cred;
+        socklen_t cred_len = sizeof(cred);
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 ||
+            cred.uid != getuid()) {
+            close(fd);
+            continue;
+        }
+        if (n_newcomers == MAX_NEWCOMERS) /* the oldest has had the longest to speak */
+            drop_newcomer(0);
+        newcomers[n_newcomers++] =
+            (newcomer_t){.fd = fd, .deadline_ms = now_ms() + HELLO_TIMEOUT_MS};
     }
-    set_timeouts(fd);
+}
+
+/* Reads what the newcomer sent; once it is a whole HELLO with the secret, it becomes its PE's
+ * connection. Returns 1 when k was removed from the list. */
+static int read_newcomer(int k) {
+    newcomer_t *c = &newcomers[k];
+    ssize_t n = recv(c->fd, c->hello + c->got, sizeof(c->hello) - c->got, MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+        return 0;
+    if (n <= 0) {
+        drop_newcomer(k);
+        return 1;
+    }
+    c->got += (size_t)n;
     shmemi_wire_header_t h;
-    char their_secret[SHMEMI_WIRE_SECRET_LEN];
-    if (shmemi_wire_recv_all(fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
-        h.type != SHMEMI_WIRE_HELLO || h.len != SHMEMI_WIRE_SECRET_LEN ||
-        shmemi_wire_recv_all(fd, their_secret, sizeof(their_secret)) != 0) {
-        close(fd);
-        return;
+    memcpy(&h, c->hello, sizeof(h));
+    if (c->got >= sizeof(h) && (h.magic != SHMEMI_WIRE_MAGIC || h.type != SHMEMI_WIRE_HELLO ||
+                                h.len != SHMEMI_WIRE_SECRET_LEN)) {
+        drop_newcomer(k);
+        return 1;
     }
+    if (c->got < sizeof(c->hello))
+        return 0;
+    const unsigned char *their_secret = c->hello + sizeof(h);
     /* Constant time: how much of the secret matched does not show. */
     unsigned char diff = 0;
     for (int i = 0; i < SHMEMI_WIRE_SECRET_LEN; i++)
-        diff |= (unsigned char)(their_secret[i] ^ secret[i]);
+        diff |= (unsigned char)(their_secret[i] ^ (unsigned char)secret[i]);
     int pe = h.arg;
     if (diff != 0 || pe < 0 || pe >= n_pes || pes[pe].fd >= 0 || pes[pe].gone) {
-        close(fd);
-        return;
+        drop_newcomer(k);
+        return 1;
     }
-    if (shmemi_wire_send_msg(fd, SHMEMI_WIRE_HELLO, n_pes, NULL, 0) != 0) {
-        close(fd);
-        return;
-    }
-    pes[pe].fd = fd;
+    pes[pe].fd = c->fd;
     pes[pe].connected = 1;
+    newcomers[k] = newcomers[--n_newcomers];
+    blob_t *welcome = make_message(SHMEMI_WIRE_HELLO, n_pes, NULL, 0);
+    if (!welcome) {
+        fail_job(1, "out of memory");
+        return 1;
+    }
+    queue_blob(pe, welcome);
+    return 1;
 }
 
-static void read_pe(int pe) {
-    shmemi_wire_header_t h;
-    if (shmemi_wire_recv_all(pes[pe].fd, &h, sizeof(h)) != 0) {
-        close_pe(pe);
-        pes[pe].gone = 1;
-        return;
-    }
-    if (h.magic != SHMEMI_WIRE_MAGIC || h.len > SHMEMI_WIRE_MAX_PAYLOAD) {
-        fail_job(1, "PE %d sent a malformed message", pe);
-        close_pe(pe);
-        pes[pe].gone = 1;
-        return;
-    }
-    switch (h.type) {
-    case SHMEMI_WIRE_ALLGATHER: {
-        char *payload = h.len ? malloc(h.len) : NULL;
-        if ((h.len && !payload) ||
-            (h.len && shmemi_wire_recv_all(pes[pe].fd, payload, h.len) != 0) ||
-            pes[pe].has_pending) {
+static void handle_message(int pe, const shmemi_wire_header_t *h, char *payload) {
+    pe_t *p = &pes[pe];
+    switch (h->type) {
+    case SHMEMI_WIRE_ALLGATHER:
+        if (p->has_pending) {
             free(payload);
             fail_job(1, "PE %d: broken collective message", pe);
             return;
         }
-        pes[pe].pending = payload;
-        pes[pe].pending_len = h.len;
-        pes[pe].has_pending = 1;
+        p->pending = payload;
+        p->pending_len = h->len;
+        p->has_pending = 1;
+        if (p->where != WHERE_EXCHANGE) {
+            p->where = WHERE_EXCHANGE;
+            p->where_call[0] = '\0';
+            p->where_since_ms = now_ms();
+        }
+        return;
+    case SHMEMI_WIRE_WHERE:
+        if (h->len == 0) {
+            p->where = WHERE_PROGRAM;
+        } else {
+            memcpy(p->where_call, payload, h->len);
+            p->where_call[h->len] = '\0';
+            p->where = h->arg < 0 ? WHERE_EXCHANGE : WHERE_WAITING;
+            p->where_peer = h->arg;
+            p->where_since_ms = now_ms();
+        }
         break;
-    }
     case SHMEMI_WIRE_GLOBAL_EXIT:
-        end_job(h.arg, pe);
+        end_job(h->arg, pe);
         break;
     case SHMEMI_WIRE_BYE:
-        pes[pe].said_bye = 1;
-        pes[pe].gone = 1;
+        p->said_bye = 1;
+        p->gone = 1;
+        p->where = WHERE_PROGRAM;
         close_pe(pe);
         break;
     default:
-        fail_job(1, "PE %d sent an unknown message (type %u)", pe, h.type);
+        fail_job(1, "PE %d sent an unknown message (type %u)", pe, h->type);
+    }
+    free(payload);
+}
+
+static void broken_pe(int pe, const char *what) {
+    fail_job(1, "PE %d %s", pe, what);
+    close_pe(pe);
+    pes[pe].gone = 1;
+}
+
+/* Reads whatever the PE's connection holds now, message by message, without waiting for the
+ * rest of a message that has not fully arrived. */
+static void read_pe(int pe) {
+    pe_t *p = &pes[pe];
+    while (p->fd >= 0) {
+        char *dest;
+        size_t want;
+        if (p->in_header_got < sizeof(p->in_header)) {
+            dest = (char *)&p->in_header + p->in_header_got;
+            want = sizeof(p->in_header) - p->in_header_got;
+        } else {
+            dest = p->in_payload + p->in_payload_got;
+            want = p->in_header.len - p->in_payload_got;
+        }
+        ssize_t n = want ? recv(p->fd, dest, want, MSG_DONTWAIT) : 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (want && n <= 0) {
+            close_pe(pe);
+            p->gone = 1;
+            return;
+        }
+        if (p->in_header_got < sizeof(p->in_header)) {
+            p->in_header_got += (size_t)n;
+            if (p->in_header_got < sizeof(p->in_header))
+                continue;
+            const shmemi_wire_header_t *h = &p->in_header;
+            size_t limit =
+                h->type == SHMEMI_WIRE_WHERE ? SHMEMI_WIRE_CALL_MAX : SHMEMI_WIRE_MAX_PAYLOAD;
+            if (h->magic != SHMEMI_WIRE_MAGIC || h->len > limit) {
+                broken_pe(pe, "sent a malformed message");
+                return;
+            }
+            p->in_payload = h->len ? malloc(h->len) : NULL;
+            if (h->len && !p->in_payload) {
+                broken_pe(pe, "sent a message too large for this machine's memory");
+                return;
+            }
+        } else {
+            p->in_payload_got += (size_t)n;
+        }
+        if (p->in_payload_got < p->in_header.len)
+            continue;
+        shmemi_wire_header_t h = p->in_header;
+        char *payload = p->in_payload;
+        p->in_payload = NULL;
+        p->in_header_got = p->in_payload_got = 0;
+        handle_message(pe, &h, payload);
     }
 }
 
@@ -265,13 +522,9 @@ static void reap(void) {
         if (pe < 0)
             continue;
         pes[pe].running = 0;
+        pes[pe].status = status;
         /* Its last messages (BYE, GLOBAL_EXIT) are still in the socket: read them first. */
-        while (pes[pe].fd >= 0) {
-            struct pollfd p = {.fd = pes[pe].fd, .events = POLLIN};
-            if (poll(&p, 1, 0) <= 0)
-                break;
-            read_pe(pe);
-        }
+        read_pe(pe);
         pes[pe].gone = 1;
         if (WIFSIGNALED(status)) {
             int sig = WTERMSIG(status);
@@ -287,6 +540,48 @@ static void reap(void) {
             job_status = WEXITSTATUS(status);
         close_pe(pe);
     }
+}
+
+/* SHMEM_HANG_TIMEOUT: a PE that has waited in the library this long ends the job, after a report
+ * of where every PE is. Returns the milliseconds until the next PE could reach it (-1: none). */
+static int check_hang(void) {
+    if (hang_timeout_ms <= 0 || ending)
+        return -1;
+    long long now = now_ms(), next = -1;
+    for (int i = 0; i < n_pes; i++) {
+        pe_t *p = &pes[i];
+        if (!p->running || p->fd < 0 || (p->where == WHERE_PROGRAM && !p->has_pending))
+            continue;
+        long long left = p->where_since_ms + hang_timeout_ms - now;
+        if (left <= 0) {
+            fprintf(stderr, "shmemrun: PE %d has waited in %s for %.1f s (SHMEM_HANG_TIMEOUT=%s)\n",
+                    i, call_of(i), (double)(now - p->where_since_ms) / 1000, hang_timeout_text);
+            print_report();
+            fail_job(1, "the job hangs");
+            return -1;
+        }
+        if (next < 0 || left < next)
+            next = left;
+    }
+    return (int)next;
+}
+
+static void read_hang_timeout(void) {
+    const char *text = getenv("SHMEM_HANG_TIMEOUT");
+    if (!text || !text[0])
+        return;
+    char *end;
+    errno = 0;
+    double seconds = strtod(text, &end);
+    if (errno || *end || !(seconds >= 0) || seconds > 1e7) {
+        fprintf(stderr,
+                "shmemrun: SHMEM_HANG_TIMEOUT='%s' is not a number of seconds (0 for off)\n", text);
+        exit(2);
+    }
+    hang_timeout_ms = (long long)(seconds * 1000);
+    if (seconds > 0 && hang_timeout_ms == 0)
+        hang_timeout_ms = 1;
+    hang_timeout_text = text;
 }
 
 static int parse_count(const char *text) {
@@ -374,7 +669,9 @@ int main(int argc, char **argv) {
     char socket_name[96];
     snprintf(socket_name, sizeof(socket_name), "@libshmem.%d.%s", (int)getpid(), tag);
 
-    int listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    read_hang_timeout();
+    start_ms = now_ms();
+    int listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     struct sockaddr_un addr;
     socklen_t addr_len = shmemi_wire_address(socket_name, &addr);
     if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&addr, addr_len) != 0 ||
@@ -390,6 +687,7 @@ int main(int argc, char **argv) {
     sigaddset(&mask, SIGTERM);
     sigaddset(&mask, SIGHUP);
     sigaddset(&mask, SIGQUIT);
+    sigaddset(&mask, SIGUSR1);
     sigprocmask(SIG_BLOCK, &mask, &old_mask);
     int sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sig_fd < 0) {
@@ -400,9 +698,8 @@ int main(int argc, char **argv) {
     for (int pe = 0; pe < n_pes && !ending; pe++)
         start_pe(pe, program, socket_name, &old_mask);
 
-    struct pollfd *fds = calloc((size_t)n_pes + 2, sizeof(*fds));
-    int *fd_pe = calloc((size_t)n_pes + 2, sizeof(*fd_pe));
-    if (!fds || !fd_pe) {
+    struct pollfd *fds = calloc((size_t)n_pes + MAX_NEWCOMERS + 2, sizeof(*fds));
+    if (!fds) {
         perror("shmemrun");
         return 1;
     }
@@ -413,21 +710,27 @@ int main(int argc, char **argv) {
             running += pes[pe].running;
         if (!running)
             break;
+        /* Slots: the signals, the listener, the PEs (by number), the newcomers. */
         int nfds = 0;
         fds[nfds++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
         fds[nfds++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
         for (int pe = 0; pe < n_pes; pe++)
-            if (pes[pe].fd >= 0) {
-                fd_pe[nfds] = pe;
-                fds[nfds++] = (struct pollfd){.fd = pes[pe].fd, .events = POLLIN};
-            }
-        int timeout = -1;
+            fds[nfds++] = (struct pollfd){
+                .fd = pes[pe].fd, .events = (short)(POLLIN | (pes[pe].out_head ? POLLOUT : 0))};
+        long long now = now_ms();
+        int timeout = check_hang();
+        for (int k = 0; k < n_newcomers; k++) {
+            fds[nfds++] = (struct pollfd){.fd = newcomers[k].fd, .events = POLLIN};
+            int left = (int)(newcomers[k].deadline_ms > now ? newcomers[k].deadline_ms - now : 0);
+            if (timeout < 0 || left < timeout)
+                timeout = left;
+        }
         if (ending && !killed) {
-            long long left = kill_deadline_ms - now_ms();
+            long long left = kill_deadline_ms - now;
             if (left <= 0) {
                 signal_running(SIGKILL, -1);
                 killed = 1;
-            } else {
+            } else if (timeout < 0 || left < timeout) {
                 timeout = (int)left;
             }
         }
@@ -436,15 +739,15 @@ int main(int argc, char **argv) {
             perror("shmemrun: poll");
             fail_job(1, "internal error");
         }
-        if (ready <= 0)
-            continue;
         if (fds[0].revents) {
             struct signalfd_siginfo info;
             while (read(sig_fd, &info, sizeof(info)) == sizeof(info)) {
-                if (info.ssi_signo == SIGCHLD)
-                    continue;
                 int sig = (int)info.ssi_signo;
-                if (ending) {
+                if (sig == SIGCHLD)
+                    continue;
+                if (sig == SIGQUIT || sig == SIGUSR1) {
+                    print_report();
+                } else if (ending) {
                     signal_running(SIGKILL, -1);
                     killed = 1;
                 } else {
@@ -453,20 +756,42 @@ int main(int argc, char **argv) {
                     end_job(128 + sig, -1);
                 }
             }
-            reap();
         }
+        reap();
+        for (int pe = 0; pe < n_pes; pe++) {
+            struct pollfd *f = &fds[2 + pe];
+            if (f->fd < 0 || f->fd != pes[pe].fd || !f->revents)
+                continue;
+            if (f->revents & POLLOUT)
+                flush_pe(pe);
+            if (f->revents & ~POLLOUT)
+                read_pe(pe);
+        }
+        /* Newcomers: those that spoke, then those whose time is up (the list shifts as it
+         * shrinks, so each is found by its descriptor). */
+        for (int slot = 2 + n_pes; slot < nfds; slot++) {
+            if (!fds[slot].revents)
+                continue;
+            for (int k = 0; k < n_newcomers; k++)
+                if (newcomers[k].fd == fds[slot].fd) {
+                    read_newcomer(k);
+                    break;
+                }
+        }
+        now = now_ms();
+        for (int k = n_newcomers - 1; k >= 0; k--)
+            if (newcomers[k].deadline_ms <= now)
+                drop_newcomer(k);
         if (fds[1].revents & POLLIN)
-            accept_pe(listen_fd);
-        for (int k = 2; k < nfds; k++)
-            if (fds[k].revents && pes[fd_pe[k]].fd == fds[k].fd)
-                read_pe(fd_pe[k]);
+            accept_all(listen_fd);
         reap();
         check_collective();
     }
+    for (int k = n_newcomers - 1; k >= 0; k--)
+        drop_newcomer(k);
     close(listen_fd);
     close(sig_fd);
     free(fds);
-    free(fd_pe);
     for (int pe = 0; pe < n_pes; pe++)
         close_pe(pe);
     free(pes);

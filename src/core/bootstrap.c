@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -12,11 +13,53 @@
 #include "shmemi.h"
 #include "bootstrap_wire.h"
 #include "env.h"
+#include "watch.h"
 #if SHMEM_HAVE_PMIX
 #include "bootstrap_pmix.h"
 #endif
 
 const shmemi_bootstrap_ops_t *shmemi_bootstrap;
+
+/* The bootstrap in use; shmemi_bootstrap points to watched_ops, which publishes every exchange
+ * with every PE (watch.h) around the chosen bootstrap's. */
+static const shmemi_bootstrap_ops_t *chosen;
+
+static shmemi_status_t watched_allgather(const void *in, void *out, size_t len) {
+    shmemi_watch_exchange_begin();
+    shmemi_status_t status = chosen->allgather(in, out, len);
+    shmemi_watch_exchange_end();
+    return status;
+}
+static shmemi_status_t watched_barrier(void) {
+    shmemi_watch_exchange_begin();
+    shmemi_status_t status = chosen->barrier();
+    shmemi_watch_exchange_end();
+    return status;
+}
+static shmemi_status_t watched_global_exit(int status) {
+    return chosen->global_exit(status);
+}
+static void watched_abort(int status) {
+    chosen->abort(status);
+}
+static shmemi_status_t watched_finalize(void) {
+    return chosen->finalize();
+}
+
+static shmemi_bootstrap_ops_t watched_ops = {
+    .allgather = watched_allgather,
+    .barrier = watched_barrier,
+    .global_exit = watched_global_exit,
+    .abort = watched_abort,
+    .finalize = watched_finalize,
+};
+
+void shmemi_bootstrap_abort(int status) {
+    fflush(NULL);
+    if (shmemi_bootstrap)
+        shmemi_bootstrap->abort(status);
+    _exit(status);
+}
 
 /* ---- single PE ------------------------------------------------------------------------------ */
 
@@ -30,6 +73,9 @@ static shmemi_status_t single_barrier(void) {
 static shmemi_status_t single_global_exit(int status) {
     exit(status);
 }
+static void single_abort(int status) {
+    _exit(status);
+}
 static shmemi_status_t single_finalize(void) {
     return SHMEMI_OK;
 }
@@ -39,6 +85,7 @@ const shmemi_bootstrap_ops_t shmemi_bootstrap_single = {
     .allgather = single_allgather,
     .barrier = single_barrier,
     .global_exit = single_global_exit,
+    .abort = single_abort,
     .finalize = single_finalize,
 };
 
@@ -88,6 +135,11 @@ static shmemi_status_t launcher_global_exit(int status) {
     exit(status);
 }
 
+static void launcher_abort(int status) {
+    hub_send(SHMEMI_WIRE_GLOBAL_EXIT, status, NULL, 0);
+    _exit(status);
+}
+
 static shmemi_status_t launcher_finalize(void) {
     pthread_mutex_lock(&collective_lock);
     hub_send(SHMEMI_WIRE_BYE, 0, NULL, 0);
@@ -104,8 +156,32 @@ static const shmemi_bootstrap_ops_t launcher_ops = {
     .allgather = launcher_allgather,
     .barrier = launcher_barrier,
     .global_exit = launcher_global_exit,
+    .abort = launcher_abort,
     .finalize = launcher_finalize,
 };
+
+void shmemi_bootstrap_note(const char *call, int peer) {
+    if (shmemi_bootstrap != &watched_ops || chosen != &launcher_ops)
+        return;
+    size_t len = call ? strnlen(call, SHMEMI_WIRE_CALL_MAX) : 0;
+    hub_send(SHMEMI_WIRE_WHERE, peer, call, len);
+}
+
+/* A process that a PE forks is not a PE: it must not speak for the PE on its connection. */
+static void forget_hub_after_fork(void) {
+    if (hub_fd >= 0)
+        close(hub_fd);
+    hub_fd = -1;
+}
+
+/* Overwrites the value of variable name where it lies, so that it leaves the process's
+ * /proc/<pid>/environ too (unsetenv only drops the pointer to it), then removes it. */
+static void erase_env(const char *name) {
+    char *value = getenv(name);
+    if (value)
+        memset(value, '0', strlen(value));
+    unsetenv(name);
+}
 
 static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p) {
     const char *secret = getenv(SHMEMI_ENV_JOB_SECRET);
@@ -129,11 +205,15 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
         shmemi_fatal("shmem_init", "shmemrun refused PE %d (wrong job secret or PE number)", pe);
     *my_pe_p = pe;
     *n_pes_p = h.arg;
-    /* Processes this PE starts are not PEs of this job. */
+    /* Processes this PE starts are not PEs of this job, and the secret is readable by no one. */
+    erase_env(SHMEMI_ENV_JOB_SECRET);
     unsetenv(SHMEMI_ENV_JOB_SOCKET);
-    unsetenv(SHMEMI_ENV_JOB_SECRET);
     unsetenv(SHMEMI_ENV_JOB_PE);
     unsetenv(SHMEMI_ENV_JOB_N_PES);
+    static int registered;
+    if (!registered)
+        pthread_atfork(NULL, NULL, forget_hub_after_fork);
+    registered = 1;
 }
 
 #if SHMEM_HAVE_PMIX
@@ -162,21 +242,24 @@ static void refuse_foreign_launcher(void) {
     }
 }
 
-void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p) {
+static const shmemi_bootstrap_ops_t *choose(int *my_pe_p, int *n_pes_p) {
     const char *socket_name = getenv(SHMEMI_ENV_JOB_SOCKET);
     if (socket_name && socket_name[0]) {
         launcher_connect(socket_name, my_pe_p, n_pes_p);
-        shmemi_bootstrap = &launcher_ops;
-        return;
+        return &launcher_ops;
     }
 #if SHMEM_HAVE_PMIX
-    if (pmix_environment()) {
-        shmemi_bootstrap = shmemi_bootstrap_pmix_init(my_pe_p, n_pes_p);
-        return;
-    }
+    if (pmix_environment())
+        return shmemi_bootstrap_pmix_init(my_pe_p, n_pes_p);
 #endif
     refuse_foreign_launcher();
     *my_pe_p = 0;
     *n_pes_p = 1;
-    shmemi_bootstrap = &shmemi_bootstrap_single;
+    return &shmemi_bootstrap_single;
+}
+
+void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p) {
+    chosen = choose(my_pe_p, n_pes_p);
+    watched_ops.name = chosen->name;
+    shmemi_bootstrap = &watched_ops;
 }

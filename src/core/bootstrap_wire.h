@@ -7,6 +7,9 @@
  *              hub -> PE   payload = every PE's contribution in PE order
  *   GLOBAL_EXIT PE -> hub  arg = exit status; the hub ends every other PE, exits with it
  *   BYE        PE -> hub   shmem_finalize is done; the PE may exit without ending the job
+ *   WHERE      PE -> hub   where the PE waits, for the launcher's report: payload = the library
+ *                          call, arg = the PE it waits for, or -1 when it is about to exchange
+ *                          with every PE (an ALLGATHER follows); len 0: back in the program
  *
  * Collectives are matched by order: every PE calls them in the same sequence, so the hub holds
  * one pending contribution per PE and answers when all are there. Internal header. */
@@ -30,7 +33,11 @@ typedef enum {
     SHMEMI_WIRE_ALLGATHER = 2,
     SHMEMI_WIRE_GLOBAL_EXIT = 3,
     SHMEMI_WIRE_BYE = 4,
+    SHMEMI_WIRE_WHERE = 5,
 } shmemi_wire_type_t;
+
+/* The longest library call name a WHERE message carries. */
+#define SHMEMI_WIRE_CALL_MAX 64
 
 typedef struct {
     uint32_t magic;

@@ -31,6 +31,10 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "1: PE 0 prints the library version, platform, transports, heap size and every variable of "
      "this list at shmem_init (the listing of shmem_info).",
      SHMEMI_ENV_SWITCH, NULL},
+    {"SHMEM_HANG_TIMEOUT", "0",
+     "Seconds a PE may wait in one wait of the library before the job ends with a report of "
+     "where every PE is (by shmemrun, or by the waiting PE under other launchers); 0: off.",
+     SHMEMI_ENV_COUNT, NULL},
     {"SHMEM_BCAST_ALGORITHM", "binomial",
      "Broadcast algorithm: binomial or linear (docs/collectives.md).", SHMEMI_ENV_CHOICE,
      bcast_choices},

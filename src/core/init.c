@@ -1,6 +1,7 @@
 /* shmem_init and shmem_finalize: bootstrap, the symmetric segments (heap and the executable's
  * data), the peers' mappings, then the modules of the layers above. */
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -13,6 +14,7 @@
 #include "shmemi.h"
 #include "env.h"
 #include "internal.h"
+#include "watch.h"
 
 shmemi_state_t shmemi_state;
 
@@ -256,31 +258,81 @@ static void check_environment(const char *call, int warn) {
 
 /* A child that a PE forks (without exec) is not a PE: give it private copies of the global
  * variables instead of sharing its parent's, which a MAP_SHARED mapping would do. */
-static void privatize_data_after_fork(void) {
-    for (int s = 1; s < shmemi_state.n_segments; s++) {
-        shmemi_segment_t *seg = &shmemi_state.segments[s];
-        int fd = memfd_create("libshmem-child-data", MFD_CLOEXEC);
-        size_t done = 0;
-        while (fd >= 0 && done < seg->size) {
-            long n =
-                syscall(SYS_pwrite64, fd, seg->local_base + done, seg->size - done, (off_t)done);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            done += (size_t)n;
-        }
-        if (fd >= 0 && done == seg->size)
-            mmap(seg->local_base, seg->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
-                 0);
-        if (fd >= 0)
-            close(fd);
+static void privatize_data(shmemi_segment_t *seg) {
+    int fd = memfd_create("libshmem-child-data", MFD_CLOEXEC);
+    size_t done = 0;
+    while (fd >= 0 && done < seg->size) {
+        long n = syscall(SYS_pwrite64, fd, seg->local_base + done, seg->size - done, (off_t)done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
     }
+    if (fd >= 0 && done == seg->size)
+        mmap(seg->local_base, seg->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Replaces a shared mapping by an inaccessible reservation of the same range. */
+static void unmap_shared(void *base, size_t size) {
+    mmap(base, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
+
+/* Closes the descriptors of the job's memfds (the transport keeps them open for peers). */
+static void close_segment_fds(void) {
+    int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
+        return;
+    char buf[4096];
+    long n;
+    while ((n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+        for (long at = 0; at < n;) {
+            struct {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *entry = (void *)(buf + at);
+            at += entry->reclen;
+            char target[64];
+            ssize_t len = readlinkat(dir, entry->name, target, sizeof(target) - 1);
+            if (len <= 0)
+                continue;
+            target[len] = '\0';
+            int fd = atoi(entry->name);
+            if (fd != dir && strncmp(target, "/memfd:libshmem-", 16) == 0)
+                close(fd);
+        }
+    }
+    close(dir);
+}
+
+/* The child keeps nothing of the job: no peer's memory (it cannot write into a live PE) and no
+ * segment of its parent (the job's memory is freed when its PEs end, whatever the child does).
+ * The heap and the internal segment become inaccessible ranges in the child. */
+static void leave_job_after_fork(void) {
+    for (int s = 0; s < shmemi_state.n_segments; s++) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        if (seg->ops == NULL || !seg->ops->host_loadable)
+            continue;
+        for (int pe = 0; pe < shmemi_state.n_pes; pe++)
+            if (pe != shmemi_state.my_pe && seg->peer_base[pe])
+                unmap_shared(seg->peer_base[pe], seg->size);
+        if (s == 0 || s == shmemi_internal_segment)
+            unmap_shared(seg->local_base, seg->size);
+        else
+            privatize_data(seg);
+    }
+    close_segment_fds();
 }
 
 int shmemi_init(const char *call, int requested) {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shmemi_fatal(call, "unknown thread level %d", requested);
+    shmemi_watch_call(call);
     pthread_mutex_lock(&init_lock);
     if (shmemi_state.initialized) {
         /* Counted: the matching shmem_finalize only uncounts this call. */
@@ -335,7 +387,7 @@ int shmemi_init(const char *call, int requested) {
     static int registered;
     if (!registered) {
         on_exit(finalize_at_exit, NULL);
-        pthread_atfork(NULL, NULL, privatize_data_after_fork);
+        pthread_atfork(NULL, NULL, leave_job_after_fork);
         registered = 1;
     }
     if (my_pe == 0)
@@ -387,6 +439,7 @@ static void finalize_epoch(void) {
 }
 
 void shmemi_finalize(void) {
+    shmemi_watch_call("shmem_finalize");
     pthread_mutex_lock(&init_lock);
     if (shmemi_state.initialized && --init_count == 0)
         finalize_epoch();

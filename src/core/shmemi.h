@@ -260,6 +260,9 @@ typedef struct shmemi_bootstrap_ops {
     shmemi_status_t (*barrier)(void);
     /* Ask the launcher to end every PE with status. Does not return on success. */
     shmemi_status_t (*global_exit)(int status);
+    /* The same from any thread, at any time (a kernel's error): ends this process with _exit,
+     * without exit handlers. Does not return. */
+    void (*abort)(int status);
     shmemi_status_t (*finalize)(void);
 } shmemi_bootstrap_ops_t;
 
@@ -269,6 +272,10 @@ extern const shmemi_bootstrap_ops_t *shmemi_bootstrap;
  * PMIX_NAMESPACE and PMIX_RANK are set, else a single PE), connects, and sets
  * shmemi_bootstrap. Fails the job on error. */
 void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p);
+
+/* Ends the whole job with status, as shmem_global_exit would, from any thread and whatever the
+ * other threads do: no exit handlers run in this process. */
+__attribute__((noreturn)) void shmemi_bootstrap_abort(int status);
 
 /* ---- transports (src/transport/<name>/) ---------------------------------------------------- */
 

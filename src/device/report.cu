@@ -1,7 +1,9 @@
 /* Fatal errors of kernels, printed by the host. A failing kernel thread fills this PE's record
  * (shmem/device/impl/state__funcs.h, shmemi_dfatal) in mapped host memory and waits; a watcher
  * thread polls the record every millisecond, prints the message in the library's usual form on
- * stderr and answers, and the kernel then stops. */
+ * stderr and answers, and the kernel then stops. Then the job ends with status 1, as after
+ * shmem_global_exit(1), whatever the host code does next: a kernel's error is as fatal as the
+ * host's. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,8 +18,8 @@ static shmemi_dreport_t *record;
 static pthread_t watcher;
 static int stopping;
 
-/* The message of a READY record, then SEEN. */
-static void print_record(shmemi_dreport_t *r) {
+/* The message of a READY record, then SEEN, then the end of the job. */
+__attribute__((noreturn)) static void print_record(shmemi_dreport_t *r) {
     char what[2 * SHMEMI_DREPORT_TEXT + 64];
     const void *addr = (const void *)(uintptr_t)r->addr;
     switch (r->kind) {
@@ -55,16 +57,15 @@ static void print_record(shmemi_dreport_t *r) {
     shmemi_warn(r->call, "%s (block (%d,%d,%d), thread (%d,%d,%d))", what, r->block[0], r->block[1],
                 r->block[2], r->thread[0], r->thread[1], r->thread[2]);
     __atomic_store_n(&r->state, SHMEMI_DREPORT_SEEN, __ATOMIC_RELEASE);
+    shmemi_bootstrap_abort(1);
 }
 
 static void *watch(void *arg) {
     (void)arg;
     const struct timespec tick = {0, 1000000};
     while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
-        if (__atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == SHMEMI_DREPORT_READY) {
+        if (__atomic_load_n(&record->state, __ATOMIC_ACQUIRE) == SHMEMI_DREPORT_READY)
             print_record(record);
-            break;
-        }
         nanosleep(&tick, NULL);
     }
     return NULL;

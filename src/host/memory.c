@@ -3,6 +3,7 @@
  * failure is the same on every PE, and under SHMEM_DEBUG=1 that every PE passed the same
  * arguments. */
 #include "core/shmemi.h"
+#include "core/watch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static int agree_or_overflow(const char *call, agreement_t mine, int overflowed)
     if (shmemi_transport_net)
         shmemi_transport_net->quiet(NULL);
     shmemi_full_fence();
+    shmemi_watch_call(call);
     shmemi_bootstrap->allgather(&mine, all, sizeof(mine));
     int all_ok = 1, first_failed = -1;
     for (int pe = 0; pe < n; pe++) {

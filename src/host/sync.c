@@ -5,9 +5,11 @@
  * everything every member does after it. */
 
 #include "coll_internal.h"
+#include "core/watch.h"
 
 void shmem_barrier_all(void) {
     shmemi_check_init("shmem_barrier_all");
+    shmemi_watch_call("shmem_barrier_all");
     shmemi_coll_check("shmem_barrier_all", &shmemi_teams[SHMEMI_TEAM_WORLD_SLOT], -1, -1);
     shmemi_coll_quiet();
     shmemi_team_barrier(&shmemi_teams[SHMEMI_TEAM_WORLD_SLOT]);
@@ -15,6 +17,7 @@ void shmem_barrier_all(void) {
 
 void shmem_sync_all(void) {
     shmemi_check_init("shmem_sync_all");
+    shmemi_watch_call("shmem_sync_all");
     shmemi_coll_check("shmem_sync_all", &shmemi_teams[SHMEMI_TEAM_WORLD_SLOT], -1, -1);
     shmemi_team_barrier(&shmemi_teams[SHMEMI_TEAM_WORLD_SLOT]);
 }

@@ -3,11 +3,13 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coll_internal.h"
 #include "host/ctx_internal.h"
 #include "host/rma_internal.h"
+#include "core/watch.h"
 
 shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
 shmemi_coll_config_t shmemi_coll_config;
@@ -89,13 +91,32 @@ void shmemi_token_send(const shmemi_team_state_t *t, int index) {
     __atomic_store_n(&remote[slot + me], count, __ATOMIC_RELEASE);
 }
 
+/* How long a token wait spins (shmemi_coll_relax: pauses, then yields) before it sleeps. */
+#define SHMEMI_TOKEN_SPIN_NS 2000000
+
 void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
     int pe = shmemi_team_world_pe(t, index);
     size_t slot = (size_t)t->channel * (size_t)shmemi_state.n_pes + (size_t)pe;
     uint64_t want = ++tokens_consumed[slot];
+    /* Spin for a bounded time (yields take long when the processors are busy: the clock, read
+     * every 256 steps, bounds it), then sleep in the slow path, which also notices a peer that
+     * will never send (core/watch.h). */
     unsigned spins = 0;
-    while (__atomic_load_n(&tokens[slot], __ATOMIC_ACQUIRE) < want)
+    long long spin_start_ns = 0;
+    while (__atomic_load_n(&tokens[slot], __ATOMIC_ACQUIRE) < want) {
+        if (spins % 256 == 255) {
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long long now_ns = (long long)now.tv_sec * 1000000000 + now.tv_nsec;
+            if (spin_start_ns == 0) {
+                spin_start_ns = now_ns;
+            } else if (now_ns - spin_start_ns > SHMEMI_TOKEN_SPIN_NS) {
+                shmemi_watch_wait_ge(&tokens[slot], want, pe);
+                return;
+            }
+        }
         shmemi_coll_relax(&spins);
+    }
 }
 
 void shmemi_team_barrier(const shmemi_team_state_t *t) {
@@ -279,6 +300,7 @@ static shmem_team_t team_handle(const shmemi_team_state_t *t) {
 
 shmemi_team_state_t *shmemi_team_get(const char *call, shmem_team_t team) {
     shmemi_check_init(call);
+    shmemi_watch_call(call);
     shmemi_team_state_t *t = team_lookup(team);
     if (t == NULL) {
         if (team == SHMEM_TEAM_INVALID)
@@ -292,6 +314,7 @@ shmemi_team_state_t *shmemi_team_get(const char *call, shmem_team_t team) {
 void shmemi_team_active_set(const char *call, int PE_start, int logPE_stride, int PE_size,
                             long *pSync, shmemi_team_state_t *t) {
     shmemi_check_init(call);
+    shmemi_watch_call(call);
     int n = shmemi_state.n_pes;
     if (logPE_stride < 0 || logPE_stride > 30 || PE_size < 1 || PE_start < 0 ||
         (long long)PE_start + ((long long)PE_size - 1) * (1LL << logPE_stride) >= n)

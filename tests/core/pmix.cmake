@@ -43,7 +43,8 @@ set_tests_properties(core_pmix.info PROPERTIES
   PASS_REGULAR_EXPRESSION "PEs 2, bootstrap pmix" ENVIRONMENT "${_pmix_env};SHMEM_INFO=1"
   TIMEOUT 60 LABELS "pe;pmix")
 
-# shmem_global_exit(7) on PE 1, also while PE 0 waits: the job ends at once with status 7.
+# shmem_global_exit(7) on PE 1, also while a thread of the PE waits in a collective: the job ends
+# at once with that status.
 # A PE that exits with status 3 ends the job too.
 function(pmix_exit_test mode status)
   add_test(NAME core_pmix.${mode}
@@ -54,7 +55,21 @@ function(pmix_exit_test mode status)
 endfunction()
 pmix_exit_test(global_exit7 7)
 pmix_exit_test(global_exit_while_waiting 5)
+# The PE that calls shmem_global_exit leaves at once, running no exit handlers: mpirun of Open MPI
+# 4.1 can deadlock when it must kill a process whose thread waits in a PMIx fence.
+pmix_exit_test(global_exit_slow_exit_while_waiting 5)
+set_tests_properties(core_pmix.global_exit_slow_exit_while_waiting PROPERTIES
+                     FAIL_REGULAR_EXPRESSION "exit handler ran")
 pmix_exit_test(exit3 3)
+
+# SHMEM_HANG_TIMEOUT under mpirun: a PE that waits that long in a barrier for a PE stuck in the
+# program reports where every PE is and ends the job.
+add_test(NAME core_pmix.hang_timeout
+         COMMAND sh -c "\"$@\"; s=$?; echo \"exit status $s\"; test $s -ne 0" sh
+                 ${_pmix_mpirun} -np 3 $<TARGET_FILE:core_launch_helper> stuck_in_program)
+set_tests_properties(core_pmix.hang_timeout PROPERTIES
+  PASS_REGULAR_EXPRESSION "shmem_barrier_all: has waited [0-9.]+ s for PE 0 \\(SHMEM_HANG_TIMEOUT=1\\).*PE 0: running the program.*the job hangs.*exit status [1-9]"
+  ENVIRONMENT "${_pmix_env};SHMEM_HANG_TIMEOUT=1" TIMEOUT 30 LABELS "pe;pmix")
 
 # PEs on two hosts, and no network transport may load: the job fails at shmem_init, saying why.
 add_test(NAME core_pmix.two_nodes_no_transport
