@@ -32,6 +32,9 @@ if(NOT out MATCHES "SHMEM_SYMMETRIC_SIZE")
   message(FATAL_ERROR "shmem_info printed:\n${out}")
 endif()
 
+# shmem_global_exit is declared as not returning.
+run(${P}/bin/oshcc -Werror=return-type -c ${SOURCE_DIR}/global_exit.c -o global_exit.o)
+
 # oshcc and oshc++: compile and link in one step, run with both launchers.
 run(${P}/bin/oshcc ${SOURCE_DIR}/hello.c -o hello_oshcc)
 run(${P}/bin/shmemrun -n 2 ./hello_oshcc)
