@@ -25,19 +25,19 @@ int main(void) {
     int *send = (int *)shmem_malloc(N * sizeof(int));
     int *recv = (int *)shmem_malloc(N * sizeof(int));
     int *errors, host_errors = 0;
-    gpu_malloc((void **)&errors, sizeof(int));
-    gpu_memset(errors, 0, sizeof(int));
+    shmemi_gpu_malloc((void **)&errors, sizeof(int));
+    shmemi_gpu_memset(errors, 0, sizeof(int));
     ring<<<1, 256>>>(send, recv, errors);
-    gpu_error_t err = gpu_device_synchronize();
-    gpu_memcpy(&host_errors, errors, sizeof(int), gpu_memcpy_default);
+    shmemi_gpu_error_t err = shmemi_gpu_device_synchronize();
+    shmemi_gpu_memcpy(&host_errors, errors, sizeof(int), shmemi_gpu_memcpy_default);
     printf("PE %d of %d: received from PE %d: %s\n", shmem_my_pe(), shmem_n_pes(),
            (shmem_my_pe() + shmem_n_pes() - 1) % shmem_n_pes(),
-           err != gpu_success ? gpu_get_error_string(err)
-           : host_errors      ? "WRONG"
-                              : "ok");
-    gpu_free(errors);
+           err != shmemi_gpu_success ? shmemi_gpu_get_error_string(err)
+           : host_errors             ? "WRONG"
+                                     : "ok");
+    shmemi_gpu_free(errors);
     shmem_free(recv);
     shmem_free(send);
     shmem_finalize();
-    return err != gpu_success || host_errors;
+    return err != shmemi_gpu_success || host_errors;
 }

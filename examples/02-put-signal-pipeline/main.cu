@@ -54,7 +54,7 @@ __global__ void consumer(pipe p) {
 /* A barrier of all PEs from the host, through the stream-ordered form. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    gpu_stream_synchronize(0);
+    shmemi_gpu_stream_synchronize(0);
 }
 
 int main(void) {
@@ -74,17 +74,17 @@ int main(void) {
         producer<<<1, 256>>>(p);
     else
         consumer<<<1, 256>>>(p);
-    gpu_error_t err = gpu_device_synchronize();
-    int ok = err == gpu_success;
+    shmemi_gpu_error_t err = shmemi_gpu_device_synchronize();
+    int ok = err == shmemi_gpu_success;
     if (shmem_my_pe() == 1) {
         uint64_t sum = 0, n = (uint64_t)CHUNKS * CHUNK, want = n * (n - 1) / 2;
-        gpu_memcpy(&sum, p.result, sizeof(sum), gpu_memcpy_default);
+        shmemi_gpu_memcpy(&sum, p.result, sizeof(sum), shmemi_gpu_memcpy_default);
         ok = ok && sum == want;
         printf("consumer: sum %llu, expected %llu: %s\n", (unsigned long long)sum,
                (unsigned long long)want,
-               err != gpu_success ? gpu_get_error_string(err)
-               : ok               ? "ok"
-                                  : "WRONG");
+               err != shmemi_gpu_success ? shmemi_gpu_get_error_string(err)
+               : ok                      ? "ok"
+                                         : "WRONG");
     }
     barrier();
     shmem_finalize();
