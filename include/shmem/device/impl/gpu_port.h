@@ -1,6 +1,6 @@
 /* The one CUDA/HIP portability header of libshmem.
  *
- * Host side: gpu_* names for the runtime API, mapped to cuda* or hip*.
+ * Host side: shmemi_gpu_* names for the runtime API, mapped to cuda* or hip*.
  * Device side: the scoped primitives every device operation is built from. Each takes its scope
  * as a template argument (SHMEMI_SCOPE_*) and states its memory order in its name, so the
  * instruction it emits is fixed at compile time:
