@@ -190,18 +190,13 @@ static void accept_pe(int listen_fd) {
     set_timeouts(fd);
     shmemi_wire_header_t h;
     char their_secret[SHMEMI_WIRE_SECRET_LEN];
-    if (shmemi_wire_recv_all(fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
-        h.type != SHMEMI_WIRE_HELLO || h.len != SHMEMI_WIRE_SECRET_LEN ||
+    if (shmemi_wire_recv_all(fd, &h, sizeof(h)) != 0 || !shmemi_wire_hello_header_ok(&h) ||
         shmemi_wire_recv_all(fd, their_secret, sizeof(their_secret)) != 0) {
         close(fd);
         return;
     }
-    /* Constant time: how much of the secret matched does not show. */
-    unsigned char diff = 0;
-    for (int i = 0; i < SHMEMI_WIRE_SECRET_LEN; i++)
-        diff |= (unsigned char)(their_secret[i] ^ secret[i]);
-    int pe = h.arg;
-    if (diff != 0 || pe < 0 || pe >= n_pes || pes[pe].fd >= 0 || pes[pe].gone) {
+    int pe = shmemi_wire_hello_accept(&h, their_secret, secret, n_pes);
+    if (pe < 0 || pes[pe].fd >= 0 || pes[pe].gone) {
         close(fd);
         return;
     }
@@ -220,10 +215,15 @@ static void read_pe(int pe) {
         pes[pe].gone = 1;
         return;
     }
-    if (h.magic != SHMEMI_WIRE_MAGIC || h.len > SHMEMI_WIRE_MAX_PAYLOAD) {
+    shmemi_wire_msg_check_t check = shmemi_wire_check_from_pe(&h);
+    if (check == SHMEMI_WIRE_MSG_MALFORMED) {
         fail_job(1, "PE %d sent a malformed message", pe);
         close_pe(pe);
         pes[pe].gone = 1;
+        return;
+    }
+    if (check == SHMEMI_WIRE_MSG_UNKNOWN) {
+        fail_job(1, "PE %d sent an unknown message (type %u)", pe, h.type);
         return;
     }
     switch (h.type) {
@@ -249,8 +249,6 @@ static void read_pe(int pe) {
         pes[pe].gone = 1;
         close_pe(pe);
         break;
-    default:
-        fail_job(1, "PE %d sent an unknown message (type %u)", pe, h.type);
     }
 }
 
