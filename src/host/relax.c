@@ -16,7 +16,7 @@
 /* While spinning, the clock is read every this many calls. */
 #define SHMEMI_RELAX_CHECK_EVERY 64u
 /* A wait chooses its thresholds again this often (a peer may have moved, the load changed). */
-#define SHMEMI_RELAX_REFRESH_NS 1000000u
+#define SHMEMI_RELAX_REFRESH_NS 200000u
 /* /proc/loadavg is read at most this often per process. */
 #define SHMEMI_RELAX_LOAD_TTL_NS 20000000u
 
@@ -78,14 +78,23 @@ static double runnable_tasks(uint64_t now) {
     return runnable;
 }
 
-/* Publishes this PE's processor and reports whether another PE of the node last waited on it. */
+/* Publishes the processor this PE runs on (while it spins, at every look at the clock, so that
+ * the word is fresh as long as the PE runs; a PE that was preempted leaves the processor it is
+ * queued on). Returns it, or -1. */
+static int publish_cpu(void) {
+    int cpu = sched_getcpu();
+    if (cpu >= 0 && my_cpu != NULL && __atomic_load_n(my_cpu, __ATOMIC_RELAXED) != cpu + 1)
+        __atomic_store_n(my_cpu, cpu + 1, __ATOMIC_RELAXED);
+    return cpu;
+}
+
+/* Whether another PE of the node runs, or waits to run, on this PE's processor. */
 static int peer_on_my_cpu(void) {
     if (oversubscribed)
         return 1;
-    int cpu = sched_getcpu();
+    int cpu = publish_cpu();
     if (cpu < 0 || my_cpu == NULL)
         return 0;
-    __atomic_store_n(my_cpu, cpu + 1, __ATOMIC_RELAXED);
     for (int i = 0; i < n_node; i++)
         if (__atomic_load_n(node_cpu[i], __ATOMIC_RELAXED) == cpu + 1)
             return 1;
@@ -118,6 +127,7 @@ void shmemi_relax(unsigned *spins) {
     switch (shmemi_relax_action(&wait_policy, now - wait_start_ns, &sleep_ns)) {
     case SHMEMI_RELAX_SPIN:
         wait_spinning = 1;
+        publish_cpu();
         cpu_pause();
         break;
     case SHMEMI_RELAX_YIELD:
