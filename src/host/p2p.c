@@ -6,6 +6,7 @@
 
 /* The wait policy of src/host/relax.h, shared with the collectives' waits. */
 void shmemi_wait_pause(unsigned *spins) {
+    shmemi_progress();
     shmemi_relax(spins);
 }
 
@@ -20,6 +21,8 @@ void shmemi_bad_cmp(const char *call, int cmp) {
  * always, the symmetric one under SHMEM_DEBUG only. */
 static inline void check_ivars(const char *call, const void *ivars, size_t nelems, size_t size) {
     shmemi_check_init(call);
+    /* Tests progress the network once, waits at every pause. */
+    shmemi_progress();
     if (nelems > 0 && ivars == NULL)
         shmemi_fatal(call, "ivars is NULL");
     if (__builtin_expect(shmemi_state.debug, 0) && nelems > 0) {
