@@ -379,20 +379,14 @@ static int read_newcomer(int k) {
     c->got += (size_t)n;
     shmemi_wire_header_t h;
     memcpy(&h, c->hello, sizeof(h));
-    if (c->got >= sizeof(h) && (h.magic != SHMEMI_WIRE_MAGIC || h.type != SHMEMI_WIRE_HELLO ||
-                                h.len != SHMEMI_WIRE_SECRET_LEN)) {
+    if (c->got >= sizeof(h) && !shmemi_wire_hello_header_ok(&h)) {
         drop_newcomer(k);
         return 1;
     }
     if (c->got < sizeof(c->hello))
         return 0;
-    const unsigned char *their_secret = c->hello + sizeof(h);
-    /* Constant time: how much of the secret matched does not show. */
-    unsigned char diff = 0;
-    for (int i = 0; i < SHMEMI_WIRE_SECRET_LEN; i++)
-        diff |= (unsigned char)(their_secret[i] ^ (unsigned char)secret[i]);
-    int pe = h.arg;
-    if (diff != 0 || pe < 0 || pe >= n_pes || pes[pe].fd >= 0 || pes[pe].gone) {
+    int pe = shmemi_wire_hello_accept(&h, (const char *)c->hello + sizeof(h), secret, n_pes);
+    if (pe < 0 || pes[pe].fd >= 0 || pes[pe].gone) {
         drop_newcomer(k);
         return 1;
     }
@@ -487,10 +481,13 @@ static void read_pe(int pe) {
             if (p->in_header_got < sizeof(p->in_header))
                 continue;
             const shmemi_wire_header_t *h = &p->in_header;
-            size_t limit =
-                h->type == SHMEMI_WIRE_WHERE ? SHMEMI_WIRE_CALL_MAX : SHMEMI_WIRE_MAX_PAYLOAD;
-            if (h->magic != SHMEMI_WIRE_MAGIC || h->len > limit) {
+            shmemi_wire_msg_check_t check = shmemi_wire_check_from_pe(h);
+            if (check == SHMEMI_WIRE_MSG_MALFORMED) {
                 broken_pe(pe, "sent a malformed message");
+                return;
+            }
+            if (check == SHMEMI_WIRE_MSG_UNKNOWN) {
+                broken_pe(pe, "sent a message of an unknown type");
                 return;
             }
             p->in_payload = h->len ? malloc(h->len) : NULL;

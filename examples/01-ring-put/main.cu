@@ -26,20 +26,20 @@ int main(void) {
     int *send = (int *)shmem_malloc(N * sizeof(int));
     int *recv = (int *)shmem_malloc(N * sizeof(int));
     int *errors, host_errors = 0;
-    gpu_malloc((void **)&errors, sizeof(int));
-    gpu_memset(errors, 0, sizeof(int));
+    shmemi_gpu_malloc((void **)&errors, sizeof(int));
+    shmemi_gpu_memset(errors, 0, sizeof(int));
     void *args[] = {&send, &recv, &errors};
     int err = shmemx_collective_launch((const void *)ring, dim3(1), dim3(256), args, 0, 0);
     if (err == 0)
-        err = (int)gpu_device_synchronize();
+        err = (int)shmemi_gpu_device_synchronize();
     if (err) {
         printf("PE %d: launch or kernel failed (error %d)\n", shmem_my_pe(), err);
     } else {
-        gpu_memcpy(&host_errors, errors, sizeof(int), gpu_memcpy_default);
+        shmemi_gpu_memcpy(&host_errors, errors, sizeof(int), shmemi_gpu_memcpy_default);
         printf("PE %d of %d: received from PE %d: %s\n", shmem_my_pe(), shmem_n_pes(),
                (shmem_my_pe() + shmem_n_pes() - 1) % shmem_n_pes(), host_errors ? "WRONG" : "ok");
     }
-    gpu_free(errors);
+    shmemi_gpu_free(errors);
     shmem_free(recv);
     shmem_free(send);
     shmem_finalize();

@@ -61,7 +61,7 @@ __global__ void consumer(pipe p) {
 /* A barrier of all PEs from the host, through the stream-ordered form. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    gpu_stream_synchronize(0);
+    shmemi_gpu_stream_synchronize(0);
 }
 
 int main(void) {
@@ -83,13 +83,13 @@ int main(void) {
                                                           : (const void *)consumer,
                                        dim3(1), dim3(256), args, 0, 0);
     if (err == 0)
-        err = (int)gpu_device_synchronize();
+        err = (int)shmemi_gpu_device_synchronize();
     int ok = err == 0;
     if (err)
         printf("PE %d: launch or kernel failed (error %d)\n", shmem_my_pe(), err);
     if (shmem_my_pe() == 1 && ok) {
         uint64_t sum = 0, n = (uint64_t)CHUNKS * CHUNK, want = n * (n - 1) / 2;
-        gpu_memcpy(&sum, p.result, sizeof(sum), gpu_memcpy_default);
+        shmemi_gpu_memcpy(&sum, p.result, sizeof(sum), shmemi_gpu_memcpy_default);
         ok = sum == want;
         printf("consumer: sum %llu, expected %llu: %s\n", (unsigned long long)sum,
                (unsigned long long)want, ok ? "ok" : "WRONG");

@@ -36,7 +36,7 @@ __global__ void rounds(uint64_t *counter, uint64_t *seen, unsigned *arrived) {
 /* A barrier of all PEs from the host, through the stream-ordered form. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    gpu_stream_synchronize(0);
+    shmemi_gpu_stream_synchronize(0);
 }
 
 int main(void) {
@@ -45,18 +45,18 @@ int main(void) {
     uint64_t *counter = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
     uint64_t *seen = (uint64_t *)shmem_calloc(ROUNDS, sizeof(uint64_t));
     unsigned *arrived;
-    gpu_malloc((void **)&arrived, sizeof(unsigned));
-    gpu_memset(arrived, 0, sizeof(unsigned));
+    shmemi_gpu_malloc((void **)&arrived, sizeof(unsigned));
+    shmemi_gpu_memset(arrived, 0, sizeof(unsigned));
     barrier();
     dim3 grid(4), block(128);
     void *args[] = {&counter, &seen, &arrived};
     int err = shmemx_collective_launch((const void *)rounds, grid, block, args, 0, 0);
     if (err == 0)
-        err = (int)gpu_device_synchronize();
+        err = (int)shmemi_gpu_device_synchronize();
     int ok = err == 0;
     if (me == 0 && ok) {
         uint64_t host[ROUNDS];
-        gpu_memcpy(host, seen, sizeof(host), gpu_memcpy_default);
+        shmemi_gpu_memcpy(host, seen, sizeof(host), shmemi_gpu_memcpy_default);
         for (int r = 0; r < ROUNDS; r++)
             ok &= host[r] == (uint64_t)(r + 1) * n * grid.x;
         printf("PE 0: after each barrier the counter held rounds x %d PEs x %u blocks: %s\n", n,
@@ -64,7 +64,7 @@ int main(void) {
     }
     if (err)
         printf("PE %d: launch or kernel failed (error %d)\n", me, err);
-    gpu_free(arrived);
+    shmemi_gpu_free(arrived);
     barrier();
     shmem_finalize();
     return !ok;

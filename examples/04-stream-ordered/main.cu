@@ -23,7 +23,7 @@ __global__ void check(const float *v, float factor, int *errors) {
 /* A barrier of all PEs from the host, through the stream-ordered form. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    gpu_stream_synchronize(0);
+    shmemi_gpu_stream_synchronize(0);
 }
 
 int main(void) {
@@ -33,14 +33,14 @@ int main(void) {
     float *in = (float *)shmem_malloc(N * sizeof(float));
     uint64_t *sig = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
     int *errors, host_errors = -1;
-    gpu_malloc((void **)&errors, sizeof(int));
-    gpu_stream_t stream;
+    shmemi_gpu_malloc((void **)&errors, sizeof(int));
+    shmemi_gpu_stream_t stream;
 #if SHMEM_PLATFORM == SHMEM_PLATFORM_CUDA
     cudaStreamCreate(&stream);
 #else
     hipStreamCreate(&stream);
 #endif
-    gpu_memset(errors, 0, sizeof(int));
+    shmemi_gpu_memset(errors, 0, sizeof(int));
     barrier();
 
     scale<<<64, 256, 0, stream>>>(out, (float)(me + 1));
@@ -50,14 +50,14 @@ int main(void) {
     int from = (me + n - 1) % n;
     check<<<64, 256, 0, stream>>>(in, (float)(from + 1), errors);
     shmemx_barrier_all_on_stream(stream);
-    gpu_error_t err = gpu_stream_synchronize(stream);
+    shmemi_gpu_error_t err = shmemi_gpu_stream_synchronize(stream);
 
-    gpu_memcpy(&host_errors, errors, sizeof(int), gpu_memcpy_default);
+    shmemi_gpu_memcpy(&host_errors, errors, sizeof(int), shmemi_gpu_memcpy_default);
     printf("PE %d: %d floats from PE %d: %s\n", me, N, from,
-           err != gpu_success ? gpu_get_error_string(err)
-           : host_errors      ? "WRONG"
-                              : "ok");
-    gpu_free(errors);
+           err != shmemi_gpu_success ? shmemi_gpu_get_error_string(err)
+           : host_errors             ? "WRONG"
+                                     : "ok");
+    shmemi_gpu_free(errors);
     shmem_finalize();
-    return err != gpu_success || host_errors != 0;
+    return err != shmemi_gpu_success || host_errors != 0;
 }

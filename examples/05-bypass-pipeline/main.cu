@@ -75,7 +75,7 @@ __global__ void consumer(pipe p) {
 /* A barrier of all PEs from the host, through the stream-ordered form. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    gpu_stream_synchronize(0);
+    shmemi_gpu_stream_synchronize(0);
 }
 
 int main(void) {
@@ -101,13 +101,13 @@ int main(void) {
                                                           : (const void *)consumer,
                                        dim3(1), dim3(256), args, 0, 0);
     if (err == 0)
-        err = (int)gpu_device_synchronize();
+        err = (int)shmemi_gpu_device_synchronize();
     int ok = err == 0;
     if (err)
         printf("PE %d: launch or kernel failed (error %d)\n", shmem_my_pe(), err);
     if (shmem_my_pe() == 1 && ok) {
         uint64_t bad = 1;
-        gpu_memcpy(&bad, p.result, sizeof(bad), gpu_memcpy_default);
+        shmemi_gpu_memcpy(&bad, p.result, sizeof(bad), shmemi_gpu_memcpy_default);
         ok = bad == 0;
         printf("consumer: %d chunks, %llu wrong words: %s\n", CHUNKS, (unsigned long long)bad,
                ok ? "ok" : "WRONG");

@@ -53,7 +53,7 @@ void *shmem_ptr(const void *dest, int pe);
 
 /* Does not return: ends every PE of the job; the job exits with status (shmemrun exits with it).
  * Outstanding operations are not completed. */
-void shmem_global_exit(int status);
+SHMEMI_NORETURN void shmem_global_exit(int status);
 
 /* Local, no ordering: the OpenSHMEM version this library implements (1.6). */
 void shmem_info_get_version(int *major, int *minor);

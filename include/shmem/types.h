@@ -68,6 +68,14 @@ typedef struct shmemi_ctx *shmem_ctx_t;
 #define SHMEMI_DEVICE_TU 0
 #endif
 
+/* A function that does not return (shmem_global_exit): compilers then know that code after it is
+ * unreachable and do not warn about, or reason from, the paths that continue past it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SHMEMI_NORETURN __attribute__((noreturn))
+#else
+#define SHMEMI_NORETURN
+#endif
+
 #ifdef __cplusplus
 #define SHMEMI_EXTERN_C_BEGIN extern "C" {
 #define SHMEMI_EXTERN_C_END }

@@ -117,7 +117,7 @@ static shmemi_status_t launcher_allgather(const void *in, void *out, size_t len)
     size_t expected = len * (size_t)shmemi_state.n_pes;
     if (shmemi_wire_recv_all(hub_fd, &h, sizeof(h)) != 0)
         hub_lost("a collective");
-    if (h.magic != SHMEMI_WIRE_MAGIC || h.type != SHMEMI_WIRE_ALLGATHER || h.len != expected)
+    if (!shmemi_wire_allgather_reply_ok(&h, expected))
         shmemi_fatal("bootstrap", "unexpected reply from shmemrun (type %u, %llu bytes)", h.type,
                      (unsigned long long)h.len);
     if (expected && shmemi_wire_recv_all(hub_fd, out, expected) != 0)
@@ -199,12 +199,13 @@ static void launcher_connect(const char *socket_name, int *my_pe_p, int *n_pes_p
         shmemi_fatal("shmem_init", "cannot connect to shmemrun at '%s': %s", socket_name,
                      strerror(errno));
     shmemi_wire_header_t h;
+    int n_pes = -1;
     if (hub_send(SHMEMI_WIRE_HELLO, pe, secret, SHMEMI_WIRE_SECRET_LEN) != 0 ||
-        shmemi_wire_recv_all(hub_fd, &h, sizeof(h)) != 0 || h.magic != SHMEMI_WIRE_MAGIC ||
-        h.type != SHMEMI_WIRE_HELLO || h.arg <= pe)
+        shmemi_wire_recv_all(hub_fd, &h, sizeof(h)) != 0 ||
+        (n_pes = shmemi_wire_hello_reply_n_pes(&h, pe)) < 0)
         shmemi_fatal("shmem_init", "shmemrun refused PE %d (wrong job secret or PE number)", pe);
     *my_pe_p = pe;
-    *n_pes_p = h.arg;
+    *n_pes_p = n_pes;
     /* Processes this PE starts are not PEs of this job, and the secret is readable by no one. */
     erase_env(SHMEMI_ENV_JOB_SECRET);
     unsetenv(SHMEMI_ENV_JOB_SOCKET);

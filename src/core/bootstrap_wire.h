@@ -47,6 +47,59 @@ typedef struct {
     uint32_t reserved;
 } shmemi_wire_header_t;
 
+/* ---- parsing: what a received header means (pure functions, fuzzed by tests/fuzz) ---------- */
+
+/* A PE's first message, as the hub reads it: the PE number it claims when h is a HELLO carrying
+ * a secret of SHMEMI_WIRE_SECRET_LEN bytes; -1 otherwise. The PE number is checked separately
+ * (shmemi_wire_hello_accept), after the secret has been read. */
+static inline int shmemi_wire_hello_header_ok(const shmemi_wire_header_t *h) {
+    return h->magic == SHMEMI_WIRE_MAGIC && h->type == SHMEMI_WIRE_HELLO &&
+           h->len == SHMEMI_WIRE_SECRET_LEN;
+}
+
+/* The hub's decision on a HELLO: the PE number when their_secret equals secret (compared in
+ * constant time: how much of it matched does not show) and 0 <= arg < n_pes; -1 otherwise. */
+static inline int shmemi_wire_hello_accept(const shmemi_wire_header_t *h, const char *their_secret,
+                                           const char *secret, int n_pes) {
+    unsigned char diff = 0;
+    for (int i = 0; i < SHMEMI_WIRE_SECRET_LEN; i++)
+        diff |= (unsigned char)(their_secret[i] ^ secret[i]);
+    if (diff != 0 || h->arg < 0 || h->arg >= n_pes)
+        return -1;
+    return h->arg;
+}
+
+typedef enum {
+    SHMEMI_WIRE_MSG_OK,        /* a known type with a payload length within the limit */
+    SHMEMI_WIRE_MSG_MALFORMED, /* wrong magic, or a payload over SHMEMI_WIRE_MAX_PAYLOAD
+                                  (SHMEMI_WIRE_CALL_MAX for WHERE) */
+    SHMEMI_WIRE_MSG_UNKNOWN,   /* well framed, but not ALLGATHER, GLOBAL_EXIT, BYE or WHERE */
+} shmemi_wire_msg_check_t;
+
+/* A later message of a PE, as the hub reads it. */
+static inline shmemi_wire_msg_check_t shmemi_wire_check_from_pe(const shmemi_wire_header_t *h) {
+    uint64_t limit = h->type == SHMEMI_WIRE_WHERE ? SHMEMI_WIRE_CALL_MAX : SHMEMI_WIRE_MAX_PAYLOAD;
+    if (h->magic != SHMEMI_WIRE_MAGIC || h->len > limit)
+        return SHMEMI_WIRE_MSG_MALFORMED;
+    if (h->type != SHMEMI_WIRE_ALLGATHER && h->type != SHMEMI_WIRE_GLOBAL_EXIT &&
+        h->type != SHMEMI_WIRE_BYE && h->type != SHMEMI_WIRE_WHERE)
+        return SHMEMI_WIRE_MSG_UNKNOWN;
+    return SHMEMI_WIRE_MSG_OK;
+}
+
+/* The hub's answer to PE pe's HELLO, as the PE reads it: the number of PEs of the job, which must
+ * exceed pe; -1 when h is not such an answer. */
+static inline int shmemi_wire_hello_reply_n_pes(const shmemi_wire_header_t *h, int pe) {
+    if (h->magic != SHMEMI_WIRE_MAGIC || h->type != SHMEMI_WIRE_HELLO || h->arg <= pe)
+        return -1;
+    return h->arg;
+}
+
+/* The hub's answer to an ALLGATHER, as the PE reads it: 1 when it carries expected bytes. */
+static inline int shmemi_wire_allgather_reply_ok(const shmemi_wire_header_t *h, uint64_t expected) {
+    return h->magic == SHMEMI_WIRE_MAGIC && h->type == SHMEMI_WIRE_ALLGATHER && h->len == expected;
+}
+
 /* Send or receive exactly len bytes, retrying after signals; -1 when the peer is gone. */
 static inline int shmemi_wire_send_all(int fd, const void *buf, size_t len) {
     const char *p = buf;

@@ -9,10 +9,10 @@
 
 static void *host_shared_alloc(size_t size) {
     void *p = NULL;
-    gpu_error_t err = gpu_host_alloc(&p, size, gpu_host_alloc_mapped_portable);
-    if (err != gpu_success) {
+    shmemi_gpu_error_t err = shmemi_gpu_host_alloc(&p, size, shmemi_gpu_host_alloc_mapped_portable);
+    if (err != shmemi_gpu_success) {
         shmemi_warn("shmem_ctx_create", "cannot allocate %zu bytes of mapped host memory: %s", size,
-                    gpu_get_error_string(err));
+                    shmemi_gpu_get_error_string(err));
         return NULL;
     }
     memset(p, 0, size);
@@ -20,7 +20,7 @@ static void *host_shared_alloc(size_t size) {
 }
 
 static void host_shared_free(void *p) {
-    (void)gpu_host_free(p);
+    (void)shmemi_gpu_host_free(p);
 }
 
 /* Host data only (as in ipc.cu). */

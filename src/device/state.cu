@@ -92,12 +92,13 @@ static shmemi_status_t device_init(void) {
     state.barrier_flags = (uint64_t *)shmemi_heap_alloc((size_t)n * sizeof(uint64_t), 64);
     if (!state.barrier_flags)
         shmemi_fatal("shmem_init", "no room in the symmetric heap for the device barrier");
-    if (gpu_memset(state.barrier_flags, 0, (size_t)n * sizeof(uint64_t)) != gpu_success ||
-        gpu_malloc((void **)&state.barrier_epoch, sizeof(uint64_t)) != gpu_success ||
-        gpu_memset(state.barrier_epoch, 0, sizeof(uint64_t)) != gpu_success ||
-        gpu_device_synchronize() != gpu_success)
+    if (shmemi_gpu_memset(state.barrier_flags, 0, (size_t)n * sizeof(uint64_t)) !=
+            shmemi_gpu_success ||
+        shmemi_gpu_malloc((void **)&state.barrier_epoch, sizeof(uint64_t)) != shmemi_gpu_success ||
+        shmemi_gpu_memset(state.barrier_epoch, 0, sizeof(uint64_t)) != shmemi_gpu_success ||
+        shmemi_gpu_device_synchronize() != shmemi_gpu_success)
         shmemi_fatal("shmem_init", "cannot set up the device barrier: %s",
-                     gpu_get_error_string(gpu_get_last_error()));
+                     shmemi_gpu_get_error_string(shmemi_gpu_get_last_error()));
     /* The reduction scratch, allocated after the barrier words by every PE alike. */
     size_t scratch = SHMEMI_DEVICE_COLL_SCRATCH;
     if (scratch > state.heap_size / 16)
@@ -113,12 +114,12 @@ static shmemi_status_t device_init(void) {
     /* The slots of BYPASS fence/quiet tracking. Their first contents do not matter: after a
      * tracked operation, a thread's slot holds the word that operation stored or a newer one. */
     size_t track_bytes = sizeof(uint64_t) << SHMEMI_TRACK_SLOTS_LOG2;
-    if (gpu_malloc((void **)&state.bypass_track, track_bytes) != gpu_success ||
-        gpu_memset(state.bypass_track, 0, track_bytes) != gpu_success ||
-        gpu_device_synchronize() != gpu_success)
+    if (shmemi_gpu_malloc((void **)&state.bypass_track, track_bytes) != shmemi_gpu_success ||
+        shmemi_gpu_memset(state.bypass_track, 0, track_bytes) != shmemi_gpu_success ||
+        shmemi_gpu_device_synchronize() != shmemi_gpu_success)
         shmemi_fatal("shmem_init",
                      "cannot allocate %zu bytes of GPU memory for BYPASS tracking: %s", track_bytes,
-                     gpu_get_error_string(gpu_get_last_error()));
+                     shmemi_gpu_get_error_string(shmemi_gpu_get_last_error()));
 #endif
     state.report = shmemi_device_report_start();
     state.initialized = 1;
@@ -135,12 +136,12 @@ static shmemi_status_t device_init(void) {
 static void device_finalize(void) {
     if (!state.initialized)
         return;
-    (void)gpu_device_synchronize();
+    (void)shmemi_gpu_device_synchronize();
     shmemi_device_report_stop();
-    (void)gpu_free(state.barrier_epoch);
+    (void)shmemi_gpu_free(state.barrier_epoch);
     shmemi_heap_free(state.coll_scratch);
     if (state.bypass_track)
-        (void)gpu_free(state.bypass_track);
+        (void)shmemi_gpu_free(state.bypass_track);
     shmemi_heap_free(state.barrier_flags);
     memset(&state, 0, sizeof(state));
 }

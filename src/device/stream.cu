@@ -42,57 +42,58 @@ static void *stream_target(const char *call, const void *addr, size_t len, int p
     return r;
 }
 
-static void stream_check(const char *call, gpu_error_t err) {
-    if (err != gpu_success)
-        shmemi_fatal(call, "%s", gpu_get_error_string(err));
+static void stream_check(const char *call, shmemi_gpu_error_t err) {
+    if (err != shmemi_gpu_success)
+        shmemi_fatal(call, "%s", shmemi_gpu_get_error_string(err));
 }
 
 extern "C" void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                                        gpu_stream_t stream) {
+                                        shmemi_gpu_stream_t stream) {
     void *r = stream_target("shmemx_putmem_on_stream", dest, nelems, pe);
     stream_check("shmemx_putmem_on_stream",
-                 gpu_memcpy_async(r, source, nelems, gpu_memcpy_default, stream));
+                 shmemi_gpu_memcpy_async(r, source, nelems, shmemi_gpu_memcpy_default, stream));
 }
 
 extern "C" void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                                        gpu_stream_t stream) {
+                                        shmemi_gpu_stream_t stream) {
     void *r = stream_target("shmemx_getmem_on_stream", source, nelems, pe);
     stream_check("shmemx_getmem_on_stream",
-                 gpu_memcpy_async(dest, r, nelems, gpu_memcpy_default, stream));
+                 shmemi_gpu_memcpy_async(dest, r, nelems, shmemi_gpu_memcpy_default, stream));
 }
 
 extern "C" void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
                                                uint64_t *sig_addr, uint64_t signal, int sig_op,
-                                               int pe, gpu_stream_t stream) {
+                                               int pe, shmemi_gpu_stream_t stream) {
     const char *call = "shmemx_putmem_signal_on_stream";
     void *r = stream_target(call, dest, nelems, pe);
     uint64_t *rs = (uint64_t *)stream_target(call, sig_addr, sizeof(uint64_t), pe);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shmemi_fatal(call, "unknown signal operator %d", sig_op);
     if (nelems)
-        stream_check(call, gpu_memcpy_async(r, source, nelems, gpu_memcpy_default, stream));
+        stream_check(call,
+                     shmemi_gpu_memcpy_async(r, source, nelems, shmemi_gpu_memcpy_default, stream));
     shmemi_stream_signal_kernel<<<1, 1, 0, stream>>>(rs, signal, sig_op);
-    stream_check(call, gpu_get_last_error());
+    stream_check(call, shmemi_gpu_get_last_error());
 }
 
 extern "C" void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
-                                                   gpu_stream_t stream) {
+                                                   shmemi_gpu_stream_t stream) {
     const char *call = "shmemx_signal_wait_until_on_stream";
     stream_target(call, sig_addr, sizeof(uint64_t), shmemi_state.my_pe);
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
         shmemi_fatal(call, "unknown comparison %d", cmp);
     shmemi_stream_wait_kernel<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
-    stream_check(call, gpu_get_last_error());
+    stream_check(call, shmemi_gpu_get_last_error());
 }
 
-extern "C" void shmemx_quiet_on_stream(gpu_stream_t stream) {
+extern "C" void shmemx_quiet_on_stream(shmemi_gpu_stream_t stream) {
     shmemi_check_init("shmemx_quiet_on_stream");
     shmemi_stream_quiet_kernel<<<1, 1, 0, stream>>>();
-    stream_check("shmemx_quiet_on_stream", gpu_get_last_error());
+    stream_check("shmemx_quiet_on_stream", shmemi_gpu_get_last_error());
 }
 
-extern "C" void shmemx_barrier_all_on_stream(gpu_stream_t stream) {
+extern "C" void shmemx_barrier_all_on_stream(shmemi_gpu_stream_t stream) {
     shmemi_check_init("shmemx_barrier_all_on_stream");
     shmemi_stream_barrier_kernel<<<1, 1, 0, stream>>>();
-    stream_check("shmemx_barrier_all_on_stream", gpu_get_last_error());
+    stream_check("shmemx_barrier_all_on_stream", shmemi_gpu_get_last_error());
 }

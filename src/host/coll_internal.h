@@ -165,7 +165,7 @@ static inline void shmemi_coll_check_args(const char *call, shmemi_team_state_t 
 void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
                                size_t blen, int same_ok);
 
-/* Spin politely: pause for a while, then yield the processor (PEs may outnumber cores). */
+/* One step of a collective's wait (src/host/relax.h: spin, yield or sleep). */
 void shmemi_coll_relax(unsigned *spins);
 
 /* The quiet that barrier_all and clear_lock need on this platform: all earlier stores (plain

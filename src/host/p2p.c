@@ -1,22 +1,13 @@
 /* wait_until and test in every form, signal_wait_until, and the deprecated waits. Every load is
- * an acquire of the local word; waits spin briefly, then yield the CPU to the PEs sharing it. */
-#include <sched.h>
-
+ * an acquire of the local word; waits spin, yield, then sleep, as src/host/relax.h decides. */
 #include "core/shmemi.h"
+#include "host/relax.h"
 #include "host/rma_internal.h"
 
-#define SHMEMI_SPINS_BEFORE_YIELD 256
-
+/* The wait policy of src/host/relax.h, shared with the collectives' waits. */
 void shmemi_wait_pause(unsigned *spins) {
     shmemi_progress();
-    if (*spins < SHMEMI_SPINS_BEFORE_YIELD) {
-        (*spins)++;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-        return;
-    }
-    sched_yield();
+    shmemi_relax(spins);
 }
 
 void shmemi_bad_cmp(const char *call, int cmp) {

@@ -94,7 +94,7 @@ void shmemi_amo_post(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void
 void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
                        size_t len, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
-/* Waits: spin briefly, then give the CPU away (PEs may outnumber cores). */
+/* One step of a wait (src/host/relax.h: spin, yield or sleep). */
 void shmemi_wait_pause(unsigned *spins);
 
 /* Ends with a clear message: cmp is not a SHMEM_CMP_* operator. */

@@ -60,7 +60,7 @@ SHMEMI_API void *shmem_ptr(const void *dest, int pe) {
     return shmemi_ptr(dest, pe);
 }
 
-SHMEMI_API void shmem_global_exit(int status) {
+SHMEMI_API SHMEMI_NORETURN void shmem_global_exit(int status) {
     shmemi_global_exit(status);
 }
 

@@ -1,6 +1,5 @@
 /* Teams and the machinery every collective shares: the token channels, the dissemination barrier,
  * the small all-gather used for argument checks, and the set-up at shmem_init. */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,6 +7,7 @@
 
 #include "coll_internal.h"
 #include "host/ctx_internal.h"
+#include "host/relax.h"
 #include "host/rma_internal.h"
 #include "core/watch.h"
 
@@ -25,25 +25,10 @@ static uint64_t *tokens_consumed;
 /* Mapped address of each peer's token array (NULL where the peer is not load/store reachable). */
 static uint64_t **peer_tokens;
 
-/* How long a waiting PE spins before it yields the processor: when every PE of the node has a
- * core, a long spin (about a millisecond) keeps the PE on its core so the next token is seen within
- * nanoseconds; when PEs outnumber cores, spinning only delays the PE being waited for, so yield
- * soon. Set at init. */
-#define SHMEMI_SPINS_DEDICATED 16384
-#define SHMEMI_SPINS_OVERSUBSCRIBED 64
-static unsigned spins_before_yield = SHMEMI_SPINS_OVERSUBSCRIBED;
-
+/* The wait policy of src/host/relax.h, shared with wait_until and signal_wait_until. */
 void shmemi_coll_relax(unsigned *spins) {
     shmemi_progress();
-    if (++*spins < spins_before_yield) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield" ::: "memory");
-#endif
-    } else {
-        sched_yield();
-    }
+    shmemi_relax(spins);
 }
 
 void shmemi_coll_quiet(void) {
@@ -621,13 +606,9 @@ static shmemi_status_t coll_init(void) {
         if (shared_size++ == 0)
             shared_start = (int)pe;
     }
-    double load = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (getloadavg(&load, 1) != 1)
-        load = 0;
-    spins_before_yield = cores > 0 && (double)n + load <= (double)cores
-                             ? SHMEMI_SPINS_DEDICATED
-                             : SHMEMI_SPINS_OVERSUBSCRIBED;
+    shmemi_status_t rc = shmemi_relax_init();
+    if (rc != SHMEMI_OK)
+        return rc;
     memset(shmemi_teams, 0, sizeof(shmemi_teams));
     team_init_slot(SHMEMI_TEAM_WORLD_SLOT, 0, 1, (int)n, me, NULL, 0);
     if (strided && shared_size > 1)
@@ -640,6 +621,7 @@ static shmemi_status_t coll_init(void) {
 }
 
 static void coll_finalize(void) {
+    shmemi_relax_finalize();
     free(tokens_sent);
     free(tokens_consumed);
     free(peer_tokens);

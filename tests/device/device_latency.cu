@@ -96,7 +96,7 @@ int main(void) {
     uint64_t *flag = (uint64_t *)gpu_test_zalloc(sizeof(uint64_t));
     uint64_t *buf = (uint64_t *)gpu_test_zalloc(64);
     double *result;
-    GPU_CHECK(gpu_malloc((void **)&result, sizeof(double)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&result, sizeof(double)));
     shmem_ctx_t bypass;
     if (shmem_ctx_create(SHMEMX_CTX_BYPASS, &bypass) != 0) {
         printf("device_latency: cannot create a BYPASS context\n");
@@ -118,12 +118,12 @@ int main(void) {
     for (int kind = 0; kind < 9; kind++) {
         std::vector<double> v;
         for (int rep = 0; rep < 5; rep++) {
-            GPU_CHECK(gpu_memset(flag, 0, sizeof(uint64_t)));
+            GPU_CHECK(shmemi_gpu_memset(flag, 0, sizeof(uint64_t)));
             barrier_on_stream();
             latency_kernel<<<1, 1>>>(kind, flag, buf, bypass, result);
-            GPU_CHECK(gpu_device_synchronize());
+            GPU_CHECK(shmemi_gpu_device_synchronize());
             double r;
-            GPU_CHECK(gpu_memcpy(&r, result, sizeof(r), gpu_memcpy_default));
+            GPU_CHECK(shmemi_gpu_memcpy(&r, result, sizeof(r), shmemi_gpu_memcpy_default));
             v.push_back(r);
             barrier_on_stream();
         }
@@ -134,7 +134,7 @@ int main(void) {
     size_t max = (size_t)256 << 20;
     char *src = (char *)gpu_test_zalloc(max), *dst = (char *)gpu_test_zalloc(max);
     uint64_t *t;
-    GPU_CHECK(gpu_malloc((void **)&t, 1024 * sizeof(uint64_t)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&t, 1024 * sizeof(uint64_t)));
     if (me == 0)
         printf("%-48s %10s\n", "putmem_nbi_block + quiet_block, 1024 threads", "GB/s");
     size_t sizes[] = {(size_t)1 << 20, (size_t)16 << 20, (size_t)256 << 20};
@@ -144,7 +144,7 @@ int main(void) {
             std::vector<double> v;
             for (int rep = 0; rep < 5; rep++) {
                 barrier_on_stream();
-                gpu_event_t a, b;
+                shmemi_gpu_event_t a, b;
                 GPU_CHECK(cudaEventCreate(&a));
                 GPU_CHECK(cudaEventCreate(&b));
                 GPU_CHECK(cudaEventRecord(a, 0));

@@ -14,10 +14,10 @@
 
 #define GPU_CHECK(call)                                                                            \
     do {                                                                                           \
-        gpu_error_t gpu_check_err_ = (call);                                                       \
-        if (gpu_check_err_ != gpu_success) {                                                       \
+        shmemi_gpu_error_t gpu_check_err_ = (call);                                                \
+        if (gpu_check_err_ != shmemi_gpu_success) {                                                \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                          \
-                    gpu_get_error_string(gpu_check_err_));                                         \
+                    shmemi_gpu_get_error_string(gpu_check_err_));                                  \
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
@@ -25,7 +25,7 @@
 /* Exits with GPU_TEST_SKIP before shmem_init when this machine has no usable GPU. */
 static inline void gpu_test_require_gpu(void) {
     int n = 0;
-    if (gpu_get_device_count(&n) != gpu_success || n == 0) {
+    if (shmemi_gpu_get_device_count(&n) != shmemi_gpu_success || n == 0) {
         printf("SKIP: no GPU on this machine\n");
         exit(GPU_TEST_SKIP);
     }
@@ -38,15 +38,15 @@ static inline void *gpu_test_zalloc(size_t size) {
         fprintf(stderr, "shmem_malloc(%zu) failed\n", size);
         exit(1);
     }
-    GPU_CHECK(gpu_memset(p, 0, size));
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_memset(p, 0, size));
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     return p;
 }
 
 /* A barrier of all PEs from the host, through the stream-ordered form, waited for. */
 static inline void barrier_on_stream(void) {
     shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
 }
 
 /* Reports one check of this PE; returns 1 when it failed. */

@@ -225,22 +225,23 @@ struct h_xor {
  * is dest for an in-place case), synchronizes all PEs. */
 static void prepare(char *src, const void *host_src, size_t src_bytes, size_t dst_off,
                     size_t dst_bytes) {
-    GPU_CHECK(gpu_memset(dst_buf + dst_off, POISON, dst_bytes + GUARD));
+    GPU_CHECK(shmemi_gpu_memset(dst_buf + dst_off, POISON, dst_bytes + GUARD));
     if (src_bytes)
-        GPU_CHECK(gpu_memcpy(src, host_src, src_bytes, gpu_memcpy_default));
-    GPU_CHECK(gpu_device_synchronize());
+        GPU_CHECK(shmemi_gpu_memcpy(src, host_src, src_bytes, shmemi_gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     barrier_on_stream();
 }
 
 /* Waits for the kernel, compares the bytes of dest at dst_off (and the guard) with want; returns
  * the bytes that differ. */
 template <typename T> static long finish(size_t dst_off, const std::vector<T> &want) {
-    GPU_CHECK(gpu_get_last_error());
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_get_last_error());
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     const size_t want_bytes = want.size() * sizeof(T);
     const unsigned char *w = (const unsigned char *)want.data();
     std::vector<unsigned char> got(want_bytes + GUARD);
-    GPU_CHECK(gpu_memcpy(got.data(), dst_buf + dst_off, got.size(), gpu_memcpy_default));
+    GPU_CHECK(
+        shmemi_gpu_memcpy(got.data(), dst_buf + dst_off, got.size(), shmemi_gpu_memcpy_default));
     long bad = 0;
     for (size_t i = 0; i < got.size(); i++)
         bad += got[i] != (i < want_bytes ? w[i] : POISON);
@@ -321,7 +322,7 @@ int main(int argc, char **argv) {
     src_buf = (char *)gpu_test_zalloc(buf_bytes);
     dst_buf = (char *)gpu_test_zalloc(buf_bytes);
     unsigned long long *errors;
-    GPU_CHECK(gpu_malloc((void **)&errors, sizeof(*errors)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&errors, sizeof(*errors)));
     barrier_on_stream();
 
     if (argc > 1 && strcmp(argv[1], "split") == 0) {
@@ -329,9 +330,9 @@ int main(int argc, char **argv) {
         if (shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &team) != 0)
             return 1;
         split_team_kernel<<<1, 1>>>(team, (int *)dst_buf, (const int *)src_buf);
-        gpu_error_t err = gpu_device_synchronize();
-        printf("PE %d: kernel ended: %s\n", me, gpu_get_error_string(err));
-        return err == gpu_success ? 0 : 1;
+        shmemi_gpu_error_t err = shmemi_gpu_device_synchronize();
+        printf("PE %d: kernel ended: %s\n", me, shmemi_gpu_get_error_string(err));
+        return err == shmemi_gpu_success ? 0 : 1;
     }
 
     int fails = 0;
@@ -344,12 +345,12 @@ int main(int argc, char **argv) {
     barrier_on_stream();
     for (int g = 0; g < 3; g++)
         for (int t = 0; t < 2; t++) {
-            GPU_CHECK(gpu_memset(errors, 0, sizeof(*errors)));
+            GPU_CHECK(shmemi_gpu_memset(errors, 0, sizeof(*errors)));
             launch_sync(g, teams[t], slots, (int)(++id), errors);
-            GPU_CHECK(gpu_get_last_error());
-            GPU_CHECK(gpu_device_synchronize());
+            GPU_CHECK(shmemi_gpu_get_last_error());
+            GPU_CHECK(shmemi_gpu_device_synchronize());
             unsigned long long bad = 0;
-            GPU_CHECK(gpu_memcpy(&bad, errors, sizeof(bad), gpu_memcpy_default));
+            GPU_CHECK(shmemi_gpu_memcpy(&bad, errors, sizeof(bad), shmemi_gpu_memcpy_default));
             snprintf(what, sizeof(what), "team_sync %s %s", t ? "shared" : "world", group_name(g));
             fails += gpu_test_report(what, (long)bad);
             barrier_on_stream();
@@ -424,7 +425,7 @@ int main(int argc, char **argv) {
         fails += gpu_test_report(what, bad);
     }
 
-    GPU_CHECK(gpu_free(errors));
+    GPU_CHECK(shmemi_gpu_free(errors));
     shmem_free(slots);
     shmem_free(dst_buf);
     shmem_free(src_buf);

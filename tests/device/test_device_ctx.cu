@@ -52,16 +52,16 @@ static long run_case(shmem_ctx_t ctx, int bypass, int tag) {
     long *data = (long *)gpu_test_zalloc(CTX_WORDS * sizeof(long));
     uint64_t *sig = (uint64_t *)gpu_test_zalloc(sizeof(uint64_t));
     long *errors;
-    GPU_CHECK(gpu_malloc((void **)&errors, sizeof(long)));
-    GPU_CHECK(gpu_memset(errors, 0xff, sizeof(long)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&errors, sizeof(long)));
+    GPU_CHECK(shmemi_gpu_memset(errors, 0xff, sizeof(long)));
     barrier_on_stream();
     ctx_kernel<<<1, 32>>>(ctx, bypass, tag, data, sig, errors);
-    GPU_CHECK(gpu_get_last_error());
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_get_last_error());
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     long e = -1;
-    GPU_CHECK(gpu_memcpy(&e, errors, sizeof(long), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(&e, errors, sizeof(long), shmemi_gpu_memcpy_default));
     barrier_on_stream();
-    GPU_CHECK(gpu_free(errors));
+    GPU_CHECK(shmemi_gpu_free(errors));
     shmem_free(sig);
     shmem_free(data);
     return e;
@@ -176,33 +176,33 @@ static int track_test(void) {
     uint64_t *seed_buf = (uint64_t *)gpu_test_zalloc(sizeof(uint64_t));
     if (shmem_my_pe() == 0) {
         seed_kernel<<<1, 1>>>(seed_buf, (uint64_t)time(NULL) * 2654435761u + 1);
-        GPU_CHECK(gpu_device_synchronize());
+        GPU_CHECK(shmemi_gpu_device_synchronize());
     }
     barrier_on_stream();
     uint64_t seed = 0;
-    GPU_CHECK(gpu_memcpy(&seed, seed_buf, sizeof(seed), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(&seed, seed_buf, sizeof(seed), shmemi_gpu_memcpy_default));
     long *data = (long *)gpu_test_zalloc(2 * TRACK_ROUNDS * TRACK_N * sizeof(long));
     uint64_t *flags = (uint64_t *)gpu_test_zalloc(TRACK_N * sizeof(uint64_t));
     uint64_t *words;
     unsigned long long *errors;
-    GPU_CHECK(gpu_malloc((void **)&words, TRACK_N * sizeof(uint64_t)));
-    GPU_CHECK(gpu_malloc((void **)&errors, sizeof(*errors)));
-    GPU_CHECK(gpu_memset(errors, 0, sizeof(*errors)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&words, TRACK_N * sizeof(uint64_t)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&errors, sizeof(*errors)));
+    GPU_CHECK(shmemi_gpu_memset(errors, 0, sizeof(*errors)));
     barrier_on_stream();
     for (int launch = 0; launch < 2; launch++) {
         track_kernel<<<TRACK_BLOCKS, TRACK_THREADS>>>(ctx, launch, seed, data, flags, words,
                                                       errors);
-        GPU_CHECK(gpu_get_last_error());
-        GPU_CHECK(gpu_device_synchronize());
+        GPU_CHECK(shmemi_gpu_get_last_error());
+        GPU_CHECK(shmemi_gpu_device_synchronize());
     }
     unsigned long long e = 0;
-    GPU_CHECK(gpu_memcpy(&e, errors, sizeof(e), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(&e, errors, sizeof(e), shmemi_gpu_memcpy_default));
     barrier_on_stream();
     if (e)
         printf("PE %d: BYPASS tracking failed with seed %llu\n", shmem_my_pe(),
                (unsigned long long)seed);
-    GPU_CHECK(gpu_free(errors));
-    GPU_CHECK(gpu_free(words));
+    GPU_CHECK(shmemi_gpu_free(errors));
+    GPU_CHECK(shmemi_gpu_free(words));
     shmem_free(flags);
     shmem_free(data);
     shmem_free(seed_buf);

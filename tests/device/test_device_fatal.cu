@@ -30,8 +30,8 @@ int main(int argc, char **argv) {
         bad_address<<<1, 1>>>();
     else
         wait_forever<<<1, 1>>>(flag);
-    gpu_error_t err = gpu_device_synchronize();
-    printf("PE %d: kernel ended: %s\n", shmem_my_pe(), gpu_get_error_string(err));
+    shmemi_gpu_error_t err = shmemi_gpu_device_synchronize();
+    printf("PE %d: kernel ended: %s\n", shmem_my_pe(), shmemi_gpu_get_error_string(err));
     fflush(stdout);
     shmem_barrier_all();
     shmem_finalize();

@@ -19,7 +19,7 @@ static int host_api_test(buffers b) {
     shmem_putmem(b.dst, vals, sizeof(vals), (me + 1) % n);
     shmem_quiet();
     barrier_on_stream();
-    GPU_CHECK(gpu_memcpy(got, b.dst, sizeof(got), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(got, b.dst, sizeof(got), shmemi_gpu_memcpy_default));
     long errors = 0;
     int from = (me + n - 1) % n;
     for (int i = 0; i < 16; i++)
@@ -45,7 +45,7 @@ static int host_global_test(void) {
         global_src[i] = 7000 + me * 16 + i;
         global_dst[i] = -1;
     }
-    GPU_CHECK(gpu_memcpy(heap, vals, sizeof(vals), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(heap, vals, sizeof(vals), shmemi_gpu_memcpy_default));
     barrier_on_stream();
     shmem_long_put(global_dst, heap, 8, next);
     shmem_long_iput(global_dst + 8, heap + 8, 1, 1, 8, next);
@@ -53,7 +53,7 @@ static int host_global_test(void) {
     shmem_long_iget(heap + 24, global_src + 8, 1, 1, 8, next);
     shmem_quiet();
     barrier_on_stream();
-    GPU_CHECK(gpu_memcpy(got, heap, sizeof(got), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(got, heap, sizeof(got), shmemi_gpu_memcpy_default));
     long errors = 0;
     for (int i = 0; i < 16; i++) {
         errors += global_dst[i] != 9000 + prev * 16 + i;
@@ -90,17 +90,17 @@ static int bypass_ctx_test(void) {
     long *data = (long *)gpu_test_zalloc(32 * sizeof(long));
     uint64_t *sig = (uint64_t *)gpu_test_zalloc(sizeof(uint64_t));
     long *errors;
-    GPU_CHECK(gpu_malloc((void **)&errors, sizeof(long)));
-    GPU_CHECK(gpu_memset(errors, 0, sizeof(long)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&errors, sizeof(long)));
+    GPU_CHECK(shmemi_gpu_memset(errors, 0, sizeof(long)));
     barrier_on_stream();
     bypass_kernel<<<1, 32>>>(ctx, data, sig, errors);
-    GPU_CHECK(gpu_get_last_error());
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_get_last_error());
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     long e = 0;
-    GPU_CHECK(gpu_memcpy(&e, errors, sizeof(long), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(&e, errors, sizeof(long), shmemi_gpu_memcpy_default));
     barrier_on_stream();
     shmem_ctx_destroy(ctx);
-    GPU_CHECK(gpu_free(errors));
+    GPU_CHECK(shmemi_gpu_free(errors));
     return gpu_test_report("BYPASS context in a kernel", e);
 }
 

@@ -47,7 +47,7 @@ static int kernel_test(void) {
     uint64_t *ack = (uint64_t *)gpu_test_zalloc(sizeof(uint64_t));
     barrier_on_stream();
     producer_kernel<<<1, 1>>>(data, sig, ack);
-    GPU_CHECK(gpu_get_last_error());
+    GPU_CHECK(shmemi_gpu_get_last_error());
     long errors = 0;
     errors += shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 42) != 42;
     errors += shmem_signal_fetch(sig) != 42;
@@ -60,7 +60,7 @@ static int kernel_test(void) {
     shmem_quiet();
     shmem_barrier_all();
     shmem_uint64_atomic_set(ack, 1, prev);
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     barrier_on_stream();
     shmem_free(ack);
     shmem_free(sig);
@@ -105,7 +105,7 @@ static int local_test(void) {
     errors += shmemx_long_ld_bypass(&w[1]) != 22;
     errors += shmemx_long_ld_bypass(&w[2]) != 34;
     long host[4];
-    GPU_CHECK(gpu_memcpy(host, w, sizeof(host), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(host, w, sizeof(host), shmemi_gpu_memcpy_default));
     errors += host[0] != 11 || host[1] != 22 || host[2] != 34 || host[3] != 0;
     barrier_on_stream();
     shmem_free(w);
@@ -138,12 +138,12 @@ template <typename T> static T *gpu_alloc(size_t n) {
 /* A copy from pageable memory may return before the data lands, and the library's host calls
  * are not ordered after GPU work in flight (docs/gpu.md): the copy is waited for. */
 template <typename T> static void to_gpu(T *dev, const T *host, size_t n) {
-    GPU_CHECK(gpu_memcpy(dev, host, n * sizeof(T), gpu_memcpy_default));
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_memcpy(dev, host, n * sizeof(T), shmemi_gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_device_synchronize());
 }
 
 template <typename T> static void from_gpu(T *host, const T *dev, size_t n) {
-    GPU_CHECK(gpu_memcpy(host, dev, n * sizeof(T), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(host, dev, n * sizeof(T), shmemi_gpu_memcpy_default));
 }
 
 /* Fills host[i] with rnd(seed, pe, i). */

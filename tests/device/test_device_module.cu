@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     int me = shmem_my_pe(), n = shmem_n_pes();
     int *slot = (int *)gpu_test_zalloc(sizeof(int));
     shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
     CUmodule module;
     CUfunction func;
     DRV_CHECK(cuModuleLoad(&module, argv[1]));
@@ -34,9 +34,9 @@ int main(int argc, char **argv) {
     DRV_CHECK(cuLaunchKernel(func, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
     DRV_CHECK(cuCtxSynchronize());
     shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
     int got = 0;
-    GPU_CHECK(gpu_memcpy(&got, slot, sizeof(int), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(&got, slot, sizeof(int), shmemi_gpu_memcpy_default));
     errors += got != 1000 + (me + n - 1) % n;
     int fails = gpu_test_report("module loaded at run time", errors);
     DRV_CHECK(cuModuleUnload(module));

@@ -160,12 +160,12 @@ __global__ void wait_kernel(buffers b) {
 }
 
 static long run(const char *what, void (*launch)(buffers, int), buffers b, int arg) {
-    GPU_CHECK(gpu_memset(b.errors, 0, sizeof(long)));
+    GPU_CHECK(shmemi_gpu_memset(b.errors, 0, sizeof(long)));
     launch(b, arg);
-    GPU_CHECK(gpu_get_last_error());
-    GPU_CHECK(gpu_device_synchronize());
+    GPU_CHECK(shmemi_gpu_get_last_error());
+    GPU_CHECK(shmemi_gpu_device_synchronize());
     long errors = 0;
-    GPU_CHECK(gpu_memcpy(&errors, b.errors, sizeof(long), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(&errors, b.errors, sizeof(long), shmemi_gpu_memcpy_default));
     return gpu_test_report(what, errors);
 }
 
@@ -197,15 +197,15 @@ static int stream_test(buffers b) {
     int host[256], got[256];
     for (int i = 0; i < 256; i++)
         host[i] = me * 31 + i;
-    GPU_CHECK(gpu_memcpy(b.src, host, sizeof(host), gpu_memcpy_default));
-    GPU_CHECK(gpu_memset(b.sig, 0, sizeof(uint64_t)));
+    GPU_CHECK(shmemi_gpu_memcpy(b.src, host, sizeof(host), shmemi_gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memset(b.sig, 0, sizeof(uint64_t)));
     barrier_on_stream();
     shmemx_putmem_signal_on_stream(b.dst, b.src, sizeof(host), b.sig, 5, SHMEM_SIGNAL_ADD,
                                    (me + 1) % n, 0);
     shmemx_signal_wait_until_on_stream(b.sig, SHMEM_CMP_EQ, 5, 0);
     shmemx_quiet_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
-    GPU_CHECK(gpu_memcpy(got, b.dst, sizeof(got), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_memcpy(got, b.dst, sizeof(got), shmemi_gpu_memcpy_default));
     long errors = 0;
     int from = (me + n - 1) % n;
     for (int i = 0; i < 256; i++)
@@ -213,7 +213,7 @@ static int stream_test(buffers b) {
     barrier_on_stream();
     shmemx_getmem_on_stream(got, b.src, sizeof(got), (me + 1) % n, 0);
     shmemx_putmem_on_stream(b.dst, b.src, sizeof(host), me, 0);
-    GPU_CHECK(gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
     for (int i = 0; i < 256; i++)
         errors += got[i] != ((me + 1) % n) * 31 + i;
     barrier_on_stream();
@@ -233,7 +233,7 @@ int main(void) {
     b.counter = (uint64_t *)gpu_test_zalloc((1) * sizeof(uint64_t));
     b.bits = (unsigned *)gpu_test_zalloc((1) * sizeof(unsigned));
     b.flag = (uint64_t *)gpu_test_zalloc((1) * sizeof(uint64_t));
-    GPU_CHECK(gpu_malloc((void **)&b.errors, sizeof(long)));
+    GPU_CHECK(shmemi_gpu_malloc((void **)&b.errors, sizeof(long)));
     barrier_on_stream();
     int fails = 0;
     fails += run("ring putmem_nbi_block", launch_ring, b, 0);
@@ -252,12 +252,12 @@ int main(void) {
     barrier_on_stream();
     fails += run("AMO results", launch_amo, b, 1);
     barrier_on_stream();
-    GPU_CHECK(gpu_memset(b.flag, 0, sizeof(uint64_t)));
+    GPU_CHECK(shmemi_gpu_memset(b.flag, 0, sizeof(uint64_t)));
     barrier_on_stream();
     fails += run("wait_until/test", launch_wait, b, 0);
     barrier_on_stream();
     fails += stream_test(b);
-    GPU_CHECK(gpu_free(b.errors));
+    GPU_CHECK(shmemi_gpu_free(b.errors));
     shmem_finalize();
     return fails ? 1 : 0;
 }

@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
         partial_warp<<<1, 16>>>((char *)flag);
     else
         wait_forever<<<1, 1>>>(flag);
-    gpu_error_t err = gpu_device_synchronize();
-    printf("PE %d: kernel ended: %s\n", shmem_my_pe(), gpu_get_error_string(err));
-    return err == gpu_success ? 0 : 1;
+    shmemi_gpu_error_t err = shmemi_gpu_device_synchronize();
+    printf("PE %d: kernel ended: %s\n", shmem_my_pe(), shmemi_gpu_get_error_string(err));
+    return err == shmemi_gpu_success ? 0 : 1;
 }

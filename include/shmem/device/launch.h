@@ -22,16 +22,16 @@ int shmemx_hipmodule_init(void *module);
  * as the plain form once the stream has passed them. quiet_on_stream completes everything
  * enqueued before it; barrier_all_on_stream is quiet plus a barrier of all PEs, on the stream. */
 void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                             gpu_stream_t stream);
+                             shmemi_gpu_stream_t stream);
 void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                             gpu_stream_t stream);
+                             shmemi_gpu_stream_t stream);
 void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
-                                    gpu_stream_t stream);
+                                    shmemi_gpu_stream_t stream);
 void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
-                                        gpu_stream_t stream);
-void shmemx_quiet_on_stream(gpu_stream_t stream);
-void shmemx_barrier_all_on_stream(gpu_stream_t stream);
+                                        shmemi_gpu_stream_t stream);
+void shmemx_quiet_on_stream(shmemi_gpu_stream_t stream);
+void shmemx_barrier_all_on_stream(shmemi_gpu_stream_t stream);
 
 SHMEMI_EXTERN_C_END
 
@@ -41,16 +41,19 @@ SHMEMI_EXTERN_C_END
  * that cannot be resident is refused with a message naming the sizes. Inline, so that the launch
  * goes through the runtime that registered func. */
 static inline int shmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
-                                           size_t shared_mem, gpu_stream_t stream) {
+                                           size_t shared_mem, shmemi_gpu_stream_t stream) {
     int device = 0, sms = 0, coop = 0, per_sm = 0;
     int threads = (int)(block.x * block.y * block.z);
     long blocks = (long)grid.x * grid.y * grid.z;
-    if (gpu_get_device(&device) != gpu_success ||
-        gpu_device_get_attribute(&sms, gpu_dev_attr_multiprocessor_count, device) != gpu_success ||
-        gpu_device_get_attribute(&coop, gpu_dev_attr_cooperative_launch, device) != gpu_success)
-        return (int)gpu_get_last_error();
-    gpu_error_t err = gpu_occupancy_max_active_blocks(&per_sm, func, threads, shared_mem);
-    if (err != gpu_success)
+    if (shmemi_gpu_get_device(&device) != shmemi_gpu_success ||
+        shmemi_gpu_device_get_attribute(&sms, shmemi_gpu_dev_attr_multiprocessor_count, device) !=
+            shmemi_gpu_success ||
+        shmemi_gpu_device_get_attribute(&coop, shmemi_gpu_dev_attr_cooperative_launch, device) !=
+            shmemi_gpu_success)
+        return (int)shmemi_gpu_get_last_error();
+    shmemi_gpu_error_t err =
+        shmemi_gpu_occupancy_max_active_blocks(&per_sm, func, threads, shared_mem);
+    if (err != shmemi_gpu_success)
         return (int)err;
     if (blocks > (long)per_sm * sms) {
         fprintf(stderr,
@@ -60,8 +63,9 @@ static inline int shmemx_collective_launch(const void *func, dim3 grid, dim3 blo
         return -1;
     }
     if (coop)
-        return (int)gpu_launch_cooperative_kernel(func, grid, block, args, shared_mem, stream);
-    return (int)gpu_launch_kernel(func, grid, block, args, shared_mem, stream);
+        return (int)shmemi_gpu_launch_cooperative_kernel(func, grid, block, args, shared_mem,
+                                                         stream);
+    return (int)shmemi_gpu_launch_kernel(func, grid, block, args, shared_mem, stream);
 }
 
 #endif

@@ -27,9 +27,9 @@ extern "C" {
 
 #define GPU_OK(call)                                                                               \
     do {                                                                                           \
-        gpu_error_t e_ = (call);                                                                   \
-        if (e_ != gpu_success) {                                                                   \
-            fprintf(stderr, "shmem-litmus-gpu: %s: %s\n", #call, gpu_get_error_string(e_));        \
+        shmemi_gpu_error_t e_ = (call);                                                            \
+        if (e_ != shmemi_gpu_success) {                                                            \
+            fprintf(stderr, "shmem-litmus-gpu: %s: %s\n", #call, shmemi_gpu_get_error_string(e_)); \
             shmem_global_exit(2);                                                                  \
         }                                                                                          \
     } while (0)
@@ -441,7 +441,7 @@ static int place(const plan_t *p, int me, const int *perm, int K, int B, int T, 
 /* A barrier of all PEs from the host: the stream-ordered form, the GPU platform's host barrier. */
 static void barrier(void) {
     shmemx_barrier_all_on_stream(0);
-    GPU_OK(gpu_stream_synchronize(0));
+    GPU_OK(shmemi_gpu_stream_synchronize(0));
 }
 
 static void *zalloc(size_t bytes) {
@@ -450,14 +450,14 @@ static void *zalloc(size_t bytes) {
         fprintf(stderr, "shmem-litmus-gpu: no room for %zu bytes of symmetric memory\n", bytes);
         shmem_global_exit(2);
     }
-    GPU_OK(gpu_memset(a, 0, bytes));
+    GPU_OK(shmemi_gpu_memset(a, 0, bytes));
     return a;
 }
 
 static void *dalloc(size_t bytes) {
     void *a = NULL;
-    GPU_OK(gpu_malloc(&a, bytes));
-    GPU_OK(gpu_memset(a, 0, bytes));
+    GPU_OK(shmemi_gpu_malloc(&a, bytes));
+    GPU_OK(shmemi_gpu_memset(a, 0, bytes));
     return a;
 }
 
@@ -484,8 +484,8 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         shmem_global_exit(2);
     }
     int dev, sms;
-    GPU_OK(gpu_get_device(&dev));
-    GPU_OK(gpu_device_get_attribute(&sms, gpu_dev_attr_multiprocessor_count, dev));
+    GPU_OK(shmemi_gpu_get_device(&dev));
+    GPU_OK(shmemi_gpu_device_get_attribute(&sms, shmemi_gpu_dev_attr_multiprocessor_count, dev));
     /* Placement: the most threads the test puts on one PE. */
     int max_local = 1;
     for (int q = 0; q < p->npes; q++) {
@@ -511,7 +511,7 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         }
         T = 32 * most;
         int per_sm = 0;
-        GPU_OK(gpu_occupancy_max_active_blocks(&per_sm, litmus_kernel, T, 0));
+        GPU_OK(shmemi_gpu_occupancy_max_active_blocks(&per_sm, litmus_kernel, T, 0));
         if (K > per_sm * sms / (2 * max_local))
             K = per_sm * sms / (2 * max_local);
         B = K * max_local;
@@ -550,10 +550,10 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     long init[LITMUS_MAX_LOCS];
     for (int l = 0; l < LITMUS_MAX_LOCS; l++)
         init[l] = l < t->nlocs ? (long)t->init[l] : 0;
-    GPU_OK(gpu_memcpy_to_symbol(c_ops, p->ops, sizeof p->ops));
-    GPU_OK(gpu_memcpy_to_symbol(c_nops, p->nops, sizeof p->nops));
-    GPU_OK(gpu_memcpy_to_symbol(c_loc_home, p->loc_home, sizeof p->loc_home));
-    GPU_OK(gpu_memcpy_to_symbol(c_init, init, sizeof init));
+    GPU_OK(shmemi_gpu_memcpy_to_symbol(c_ops, p->ops, sizeof p->ops));
+    GPU_OK(shmemi_gpu_memcpy_to_symbol(c_nops, p->nops, sizeof p->nops));
+    GPU_OK(shmemi_gpu_memcpy_to_symbol(c_loc_home, p->loc_home, sizeof p->loc_home));
+    GPU_OK(shmemi_gpu_memcpy_to_symbol(c_init, init, sizeof init));
     int *job = (int *)malloc((size_t)B * (size_t)T * sizeof(int));
     int *slot = (int *)malloc((size_t)K * sizeof(int));
     long *rows = (long *)malloc((size_t)K * (size_t)(ncols ? ncols : 1) * sizeof(long));
@@ -583,10 +583,11 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
         a.nlocal = 0;
         for (int i = 0; i < B * T; i++)
             a.nlocal += job[i] >= 0;
-        GPU_OK(gpu_memcpy(djob, job, (size_t)B * (size_t)T * sizeof(int), gpu_memcpy_default));
-        GPU_OK(gpu_memcpy(dslot, slot, (size_t)K * sizeof(int), gpu_memcpy_default));
+        GPU_OK(shmemi_gpu_memcpy(djob, job, (size_t)B * (size_t)T * sizeof(int),
+                                 shmemi_gpu_memcpy_default));
+        GPU_OK(shmemi_gpu_memcpy(dslot, slot, (size_t)K * sizeof(int), shmemi_gpu_memcpy_default));
         reset_kernel<<<64, 256>>>(a, K);
-        GPU_OK(gpu_device_synchronize());
+        GPU_OK(shmemi_gpu_device_synchronize());
         barrier();
         void *args[] = {&a};
         int rc =
@@ -595,9 +596,9 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
             fprintf(stderr, "shmem-litmus-gpu: launch of %d x %d failed (%d)\n", B, T, rc);
             shmem_global_exit(2);
         }
-        GPU_OK(gpu_device_synchronize());
+        GPU_OK(shmemi_gpu_device_synchronize());
         unsigned long long err = 0;
-        GPU_OK(gpu_memcpy(&err, a.error, sizeof err, gpu_memcpy_default));
+        GPU_OK(shmemi_gpu_memcpy(&err, a.error, sizeof err, shmemi_gpu_memcpy_default));
         if (err) {
             fprintf(stderr, "shmem-litmus-gpu: %s: %llu threads waited 20 s for an instance\n",
                     t->name, err);
@@ -614,9 +615,9 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
                                                : a.perm[p->loc_home[p->col_id[c]]];
             }
             gather_kernel<<<64, 256>>>(a, gc, kr, drows);
-            GPU_OK(gpu_device_synchronize());
-            GPU_OK(gpu_memcpy(rows, drows, (size_t)kr * (size_t)ncols * sizeof(long),
-                              gpu_memcpy_default));
+            GPU_OK(shmemi_gpu_device_synchronize());
+            GPU_OK(shmemi_gpu_memcpy(rows, drows, (size_t)kr * (size_t)ncols * sizeof(long),
+                                     shmemi_gpu_memcpy_default));
             for (int k = 0; k < kr; k++) {
                 for (int c = 0; c < ncols; c++)
                     row[c] = rows[(size_t)k * (size_t)ncols + (size_t)c];
@@ -641,10 +642,10 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     free(job);
     free(slot);
     free(rows);
-    GPU_OK(gpu_free(djob));
-    GPU_OK(gpu_free(dslot));
-    GPU_OK(gpu_free(drows));
-    GPU_OK(gpu_free(a.done));
+    GPU_OK(shmemi_gpu_free(djob));
+    GPU_OK(shmemi_gpu_free(dslot));
+    GPU_OK(shmemi_gpu_free(drows));
+    GPU_OK(shmemi_gpu_free(a.done));
     shmem_free(a.seq);
     shmem_free(a.stress);
     shmem_free(a.ctl);

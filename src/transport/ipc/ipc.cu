@@ -17,7 +17,7 @@ typedef struct {
     int32_t pid;
     int32_t device;
     uint32_t reserved;
-    gpu_ipc_mem_handle_t handle;
+    shmemi_gpu_ipc_mem_handle_t handle;
 } ipc_blob_t;
 
 static_assert(sizeof(ipc_blob_t) <= SHMEMI_SEGMENT_BLOB_SIZE, "IPC blob too large");
@@ -28,16 +28,16 @@ static size_t local_size;
 static char **peer_base; /* n_pes entries, device addresses in this process */
 /* The stream of local copies: it does not wait for the legacy default stream, so a host wait that
  * polls a heap word is not held up behind a running kernel (which may be the one that sets it). */
-static gpu_stream_t copy_stream;
+static shmemi_gpu_stream_t copy_stream;
 /* The fetched value of a host AMO, kept from init to finalize: freeing device memory would wait
  * for every kernel in flight. One host AMO at a time uses it. */
 static uint64_t *amo_fetch;
 static pthread_mutex_t amo_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int ipc_check(const char *what, gpu_error_t err) {
-    if (err == gpu_success)
+static int ipc_check(const char *what, shmemi_gpu_error_t err) {
+    if (err == shmemi_gpu_success)
         return 0;
-    shmemi_warn("ipc", "%s failed: %s", what, gpu_get_error_string(err));
+    shmemi_warn("ipc", "%s failed: %s", what, shmemi_gpu_get_error_string(err));
     return -1;
 }
 
@@ -67,7 +67,7 @@ __global__ void ipc_amo_kernel(int op, T *dest, T *fetch, T operand, T compare);
  * and several PEs share one when there are more PEs than GPUs. */
 static shmemi_status_t ipc_init(void) {
     int count = 0;
-    if (ipc_check("counting GPUs", gpu_get_device_count(&count)) != 0 || count == 0) {
+    if (ipc_check("counting GPUs", shmemi_gpu_get_device_count(&count)) != 0 || count == 0) {
         shmemi_warn("ipc", "no GPU is visible to this process");
         return SHMEMI_ERR_PEER;
     }
@@ -81,21 +81,24 @@ static shmemi_status_t ipc_init(void) {
         shmemi_warn("ipc", "SHMEM_GPU_DEVICE=%s is not one of the %d visible GPUs", forced, count);
         return SHMEMI_ERR_INVALID;
     }
-    if (ipc_check("selecting the GPU", gpu_set_device(ipc_device)) != 0)
+    if (ipc_check("selecting the GPU", shmemi_gpu_set_device(ipc_device)) != 0)
         return SHMEMI_ERR_PEER;
     if (ipc_check("creating the copy stream",
-                  gpu_stream_create_with_flags(&copy_stream, gpu_stream_non_blocking)) != 0 ||
-        ipc_check("allocating the AMO result", gpu_malloc((void **)&amo_fetch, sizeof(uint64_t))) !=
-            0)
+                  shmemi_gpu_stream_create_with_flags(&copy_stream,
+                                                      shmemi_gpu_stream_non_blocking)) != 0 ||
+        ipc_check("allocating the AMO result",
+                  shmemi_gpu_malloc((void **)&amo_fetch, sizeof(uint64_t))) != 0)
         return SHMEMI_ERR_PEER;
     /* Load the AMO kernels now. With lazy module loading (CUDA's default) the first launch of a
      * kernel may wait for the kernels already running, so a host AMO that answers a running
      * kernel's wait (test_device_host_wait) would never start. */
-    gpu_func_attributes attr;
+    shmemi_gpu_func_attributes attr;
     if (ipc_check("loading the AMO kernels",
-                  gpu_func_get_attributes(&attr, (const void *)ipc_amo_kernel<uint32_t>)) != 0 ||
+                  shmemi_gpu_func_get_attributes(&attr, (const void *)ipc_amo_kernel<uint32_t>)) !=
+            0 ||
         ipc_check("loading the AMO kernels",
-                  gpu_func_get_attributes(&attr, (const void *)ipc_amo_kernel<uint64_t>)) != 0)
+                  shmemi_gpu_func_get_attributes(&attr, (const void *)ipc_amo_kernel<uint64_t>)) !=
+            0)
         return SHMEMI_ERR_PEER;
     peer_base = (char **)calloc((size_t)shmemi_state.n_pes, sizeof(char *));
     return peer_base ? SHMEMI_OK : SHMEMI_ERR_NOMEM;
@@ -105,10 +108,10 @@ static shmemi_status_t ipc_finalize(void) {
     free(peer_base);
     peer_base = NULL;
     if (amo_fetch)
-        (void)gpu_free(amo_fetch);
+        (void)shmemi_gpu_free(amo_fetch);
     amo_fetch = NULL;
     if (copy_stream)
-        (void)gpu_stream_destroy(copy_stream);
+        (void)shmemi_gpu_stream_destroy(copy_stream);
     copy_stream = NULL;
     return SHMEMI_OK;
 }
@@ -116,16 +119,17 @@ static shmemi_status_t ipc_finalize(void) {
 static shmemi_status_t ipc_segment_create(size_t size, void **base_p,
                                           unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]) {
     void *p = NULL;
-    if (ipc_check("allocating the symmetric heap", gpu_malloc(&p, size)) != 0)
+    if (ipc_check("allocating the symmetric heap", shmemi_gpu_malloc(&p, size)) != 0)
         return SHMEMI_ERR_NOMEM;
     ipc_blob_t b;
     memset(&b, 0, sizeof(b));
     b.magic = IPC_BLOB_MAGIC;
     b.pid = (int32_t)getpid();
     b.device = ipc_device;
-    if (ipc_check("clearing the symmetric heap", gpu_memset(p, 0, size)) != 0 ||
-        ipc_check("exporting the symmetric heap", gpu_ipc_get_mem_handle(&b.handle, p)) != 0) {
-        (void)gpu_free(p);
+    if (ipc_check("clearing the symmetric heap", shmemi_gpu_memset(p, 0, size)) != 0 ||
+        ipc_check("exporting the symmetric heap", shmemi_gpu_ipc_get_mem_handle(&b.handle, p)) !=
+            0) {
+        (void)shmemi_gpu_free(p);
         return SHMEMI_ERR_IO;
     }
     memcpy(blob, &b, sizeof(b));
@@ -160,8 +164,8 @@ static shmemi_status_t ipc_segment_attach(int pe,
     if (b.pid == (int32_t)getpid()) {
         p = local_base;
     } else if (ipc_check("mapping a peer's heap",
-                         gpu_ipc_open_mem_handle(&p, b.handle, gpu_ipc_lazy_enable_peer_access)) !=
-               0) {
+                         shmemi_gpu_ipc_open_mem_handle(
+                             &p, b.handle, shmemi_gpu_ipc_lazy_enable_peer_access)) != 0) {
         return SHMEMI_ERR_PEER;
     }
     peer_base[pe] = (char *)p;
@@ -173,7 +177,7 @@ static shmemi_status_t ipc_segment_detach(void *base, size_t size) {
     (void)base, (void)size;
     for (int pe = 0; peer_base && pe < shmemi_state.n_pes; pe++) {
         if (pe != shmemi_state.my_pe && peer_base[pe] && peer_base[pe] != local_base)
-            (void)gpu_ipc_close_mem_handle(peer_base[pe]);
+            (void)shmemi_gpu_ipc_close_mem_handle(peer_base[pe]);
         if (pe != shmemi_state.my_pe)
             peer_base[pe] = NULL;
     }
@@ -183,7 +187,7 @@ static shmemi_status_t ipc_segment_detach(void *base, size_t size) {
 static shmemi_status_t ipc_segment_destroy(void *base, size_t size) {
     (void)size;
     ipc_segment_detach(NULL, 0);
-    if (base && ipc_check("freeing the symmetric heap", gpu_free(base)) != 0)
+    if (base && ipc_check("freeing the symmetric heap", shmemi_gpu_free(base)) != 0)
         return SHMEMI_ERR_IO;
     local_base = NULL;
     local_size = 0;
@@ -191,8 +195,8 @@ static shmemi_status_t ipc_segment_destroy(void *base, size_t size) {
 }
 
 static shmemi_status_t ipc_local_fill(void *dest, int value, size_t len) {
-    if (ipc_check("filling heap memory", gpu_memset(dest, value, len)) != 0 ||
-        ipc_check("filling heap memory", gpu_device_synchronize()) != 0)
+    if (ipc_check("filling heap memory", shmemi_gpu_memset(dest, value, len)) != 0 ||
+        ipc_check("filling heap memory", shmemi_gpu_device_synchronize()) != 0)
         return SHMEMI_ERR_IO;
     return SHMEMI_OK;
 }
@@ -201,9 +205,9 @@ static shmemi_status_t ipc_local_fill(void *dest, int value, size_t len) {
  * loads and stores of heap words in waits, tests and bypass accesses) must not wait for kernels
  * in flight: one of them may be waiting for this very operation. */
 static shmemi_status_t ipc_copy(const char *what, void *dest, const void *source, size_t len) {
-    if (ipc_check(what, gpu_memcpy_async(dest, source, len, gpu_memcpy_default, copy_stream)) !=
-            0 ||
-        ipc_check(what, gpu_stream_synchronize(copy_stream)) != 0)
+    if (ipc_check(what, shmemi_gpu_memcpy_async(dest, source, len, shmemi_gpu_memcpy_default,
+                                                copy_stream)) != 0 ||
+        ipc_check(what, shmemi_gpu_stream_synchronize(copy_stream)) != 0)
         return SHMEMI_ERR_IO;
     return SHMEMI_OK;
 }
@@ -284,7 +288,7 @@ static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, uint64_t *fetc
     T old = 0;
     pthread_mutex_lock(&amo_lock);
     ipc_amo_kernel<T><<<1, 1, 0, copy_stream>>>((int)op, (T *)r, (T *)amo_fetch, v, c);
-    shmemi_status_t st = ipc_check("AMO", gpu_get_last_error()) != 0
+    shmemi_status_t st = ipc_check("AMO", shmemi_gpu_get_last_error()) != 0
                              ? SHMEMI_ERR_IO
                              : ipc_copy("AMO", &old, amo_fetch, sizeof(T));
     pthread_mutex_unlock(&amo_lock);
@@ -314,7 +318,8 @@ static shmemi_status_t ipc_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op,
  * (shmem_finalize synchronizes the device before its last barrier, src/device/state.cu). */
 static shmemi_status_t ipc_quiet(shmemi_transport_ctx_t *tctx) {
     (void)tctx;
-    return ipc_check("quiet", gpu_stream_synchronize(copy_stream)) ? SHMEMI_ERR_IO : SHMEMI_OK;
+    return ipc_check("quiet", shmemi_gpu_stream_synchronize(copy_stream)) ? SHMEMI_ERR_IO
+                                                                          : SHMEMI_OK;
 }
 
 /* Host data only: HIP would otherwise also place this constant in device memory. */

@@ -1,5 +1,6 @@
 # Installs the build into a temporary prefix, moves it, and builds programs against the moved
 # copy with oshcc, oshc++, pkg-config and find_package(shmem); runs them with shmemrun/oshrun.
+# Every installed program must start without LD_LIBRARY_PATH.
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P check_install.cmake
 
 function(run)
@@ -10,6 +11,7 @@ function(run)
     message(FATAL_ERROR "failed (${rc}): ${cmd}\n${out}\n${err}")
   endif()
   set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
 endfunction()
 
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -18,8 +20,8 @@ run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 file(RENAME ${WORK_DIR}/prefix ${WORK_DIR}/moved)
 set(P ${WORK_DIR}/moved)
 
-foreach(f bin/shmemrun bin/oshrun bin/oshcc bin/oshc++ bin/shmem_info include/shmem.h
-          include/shmemx.h include/shmem/setup.h include/shmem/config.h lib/libshmem.so
+foreach(f bin/shmemrun bin/oshrun bin/oshcc bin/oshc++ bin/shmem_info bin/shmem-litmus
+          include/shmem.h include/shmemx.h include/shmem/setup.h include/shmem/config.h lib/libshmem.so
           lib/pkgconfig/shmem.pc lib/cmake/shmem/shmemConfig.cmake share/man/man1/shmemrun.1
           share/man/man1/oshcc.1 share/man/man1/shmem_info.1)
   if(NOT EXISTS ${P}/${f})
@@ -27,10 +29,28 @@ foreach(f bin/shmemrun bin/oshrun bin/oshcc bin/oshc++ bin/shmem_info include/sh
   endif()
 endforeach()
 
+# Every installed program starts from the moved prefix without LD_LIBRARY_PATH: its --help (the
+# compiler wrappers: their compiler's --version).
+unset(ENV{LD_LIBRARY_PATH})
+file(GLOB programs ${P}/bin/*)
+foreach(prog ${programs})
+  get_filename_component(name ${prog} NAME)
+  if(name MATCHES "^osh(cc|c\\+\\+)$")
+    run(${prog} --version)
+  else()
+    run(${prog} --help)
+  endif()
+  if(NOT "${out}${err}" MATCHES "[a-zA-Z]")
+    message(FATAL_ERROR "${name} printed nothing")
+  endif()
+endforeach()
 run(${P}/bin/shmem_info)
 if(NOT out MATCHES "SHMEM_SYMMETRIC_SIZE")
   message(FATAL_ERROR "shmem_info printed:\n${out}")
 endif()
+
+# shmem_global_exit is declared as not returning.
+run(${P}/bin/oshcc -Werror=return-type -c ${SOURCE_DIR}/global_exit.c -o global_exit.o)
 
 # oshcc and oshc++: compile and link in one step, run with both launchers.
 run(${P}/bin/oshcc ${SOURCE_DIR}/hello.c -o hello_oshcc)

@@ -9,16 +9,16 @@ int main(void) {
     int me = shmem_my_pe(), n = shmem_n_pes();
     int *slots = (int *)gpu_test_zalloc((4) * sizeof(int));
     shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
     int errors = 0;
     errors += multi_part_a(slots) != 0;
     errors += multi_part_b(slots) != 0;
     errors += multi_lib_a(slots) != 0;
     errors += multi_lib_b(slots) != 0;
     shmemx_barrier_all_on_stream(0);
-    GPU_CHECK(gpu_stream_synchronize(0));
+    GPU_CHECK(shmemi_gpu_stream_synchronize(0));
     int got[4];
-    GPU_CHECK(gpu_memcpy(got, slots, sizeof(got), gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(got, slots, sizeof(got), shmemi_gpu_memcpy_default));
     int from = (me + n - 1) % n;
     for (int s = 0; s < 4; s++)
         if (got[s] != (from + 1) * 100 + s) {

@@ -26,9 +26,9 @@ int multi_lib_b(int *slots);
     }                                                                                              \
     extern "C" int NAME(int *slots) {                                                              \
         NAME##_kernel<<<1, 1>>>(slots);                                                            \
-        gpu_error_t err = gpu_get_last_error();                                                    \
-        if (err == gpu_success)                                                                    \
-            err = gpu_device_synchronize();                                                        \
+        shmemi_gpu_error_t err = shmemi_gpu_get_last_error();                                      \
+        if (err == shmemi_gpu_success)                                                             \
+            err = shmemi_gpu_device_synchronize();                                                 \
         return (int)err;                                                                           \
     }
 

@@ -1,6 +1,6 @@
 /* The one CUDA/HIP portability header of libshmem.
  *
- * Host side: gpu_* names for the runtime API, mapped to cuda* or hip*.
+ * Host side: shmemi_gpu_* names for the runtime API, mapped to cuda* or hip*.
  * Device side: the scoped primitives every device operation is built from. Each takes its scope
  * as a template argument (SHMEMI_SCOPE_*) and states its memory order in its name, so the
  * instruction it emits is fixed at compile time:
@@ -33,93 +33,93 @@
 /* ---- host runtime API ------------------------------------------------------------------------ */
 
 #if SHMEM_PLATFORM == SHMEM_PLATFORM_CUDA
-typedef cudaError_t gpu_error_t;
-typedef cudaStream_t gpu_stream_t;
-typedef cudaEvent_t gpu_event_t;
-typedef cudaIpcMemHandle_t gpu_ipc_mem_handle_t;
-typedef cudaDeviceProp gpu_device_prop_t;
-#define gpu_success cudaSuccess
-#define gpu_get_error_string cudaGetErrorString
-#define gpu_get_last_error cudaGetLastError
-#define gpu_get_device_count cudaGetDeviceCount
-#define gpu_get_device cudaGetDevice
-#define gpu_set_device cudaSetDevice
-#define gpu_get_device_properties cudaGetDeviceProperties
-#define gpu_device_get_attribute cudaDeviceGetAttribute
-#define gpu_device_get_pci_bus_id cudaDeviceGetPCIBusId
-#define gpu_device_can_access_peer cudaDeviceCanAccessPeer
-#define gpu_device_enable_peer_access cudaDeviceEnablePeerAccess
-#define gpu_device_synchronize cudaDeviceSynchronize
-#define gpu_malloc cudaMalloc
-#define gpu_free cudaFree
-#define gpu_host_alloc cudaHostAlloc
-#define gpu_host_free cudaFreeHost
-#define gpu_host_alloc_mapped_portable (cudaHostAllocMapped | cudaHostAllocPortable)
-#define gpu_memset cudaMemset
-#define gpu_memcpy cudaMemcpy
-#define gpu_memcpy_async cudaMemcpyAsync
-#define gpu_memcpy_default cudaMemcpyDefault
-#define gpu_memcpy_to_symbol cudaMemcpyToSymbol
-#define gpu_ipc_get_mem_handle cudaIpcGetMemHandle
-#define gpu_ipc_open_mem_handle cudaIpcOpenMemHandle
-#define gpu_ipc_close_mem_handle cudaIpcCloseMemHandle
-#define gpu_ipc_lazy_enable_peer_access cudaIpcMemLazyEnablePeerAccess
-#define gpu_stream_synchronize cudaStreamSynchronize
-#define gpu_stream_create_with_flags cudaStreamCreateWithFlags
-#define gpu_stream_destroy cudaStreamDestroy
-#define gpu_stream_non_blocking cudaStreamNonBlocking
-#define gpu_func_attributes cudaFuncAttributes
-#define gpu_func_get_attributes cudaFuncGetAttributes
-#define gpu_launch_kernel cudaLaunchKernel
-#define gpu_launch_cooperative_kernel cudaLaunchCooperativeKernel
-#define gpu_occupancy_max_active_blocks cudaOccupancyMaxActiveBlocksPerMultiprocessor
-#define gpu_dev_attr_multiprocessor_count cudaDevAttrMultiProcessorCount
-#define gpu_dev_attr_cooperative_launch cudaDevAttrCooperativeLaunch
-#define gpu_error_peer_access_already_enabled cudaErrorPeerAccessAlreadyEnabled
+typedef cudaError_t shmemi_gpu_error_t;
+typedef cudaStream_t shmemi_gpu_stream_t;
+typedef cudaEvent_t shmemi_gpu_event_t;
+typedef cudaIpcMemHandle_t shmemi_gpu_ipc_mem_handle_t;
+typedef cudaDeviceProp shmemi_gpu_device_prop_t;
+#define shmemi_gpu_success cudaSuccess
+#define shmemi_gpu_get_error_string cudaGetErrorString
+#define shmemi_gpu_get_last_error cudaGetLastError
+#define shmemi_gpu_get_device_count cudaGetDeviceCount
+#define shmemi_gpu_get_device cudaGetDevice
+#define shmemi_gpu_set_device cudaSetDevice
+#define shmemi_gpu_get_device_properties cudaGetDeviceProperties
+#define shmemi_gpu_device_get_attribute cudaDeviceGetAttribute
+#define shmemi_gpu_device_get_pci_bus_id cudaDeviceGetPCIBusId
+#define shmemi_gpu_device_can_access_peer cudaDeviceCanAccessPeer
+#define shmemi_gpu_device_enable_peer_access cudaDeviceEnablePeerAccess
+#define shmemi_gpu_device_synchronize cudaDeviceSynchronize
+#define shmemi_gpu_malloc cudaMalloc
+#define shmemi_gpu_free cudaFree
+#define shmemi_gpu_host_alloc cudaHostAlloc
+#define shmemi_gpu_host_free cudaFreeHost
+#define shmemi_gpu_host_alloc_mapped_portable (cudaHostAllocMapped | cudaHostAllocPortable)
+#define shmemi_gpu_memset cudaMemset
+#define shmemi_gpu_memcpy cudaMemcpy
+#define shmemi_gpu_memcpy_async cudaMemcpyAsync
+#define shmemi_gpu_memcpy_default cudaMemcpyDefault
+#define shmemi_gpu_memcpy_to_symbol cudaMemcpyToSymbol
+#define shmemi_gpu_ipc_get_mem_handle cudaIpcGetMemHandle
+#define shmemi_gpu_ipc_open_mem_handle cudaIpcOpenMemHandle
+#define shmemi_gpu_ipc_close_mem_handle cudaIpcCloseMemHandle
+#define shmemi_gpu_ipc_lazy_enable_peer_access cudaIpcMemLazyEnablePeerAccess
+#define shmemi_gpu_stream_synchronize cudaStreamSynchronize
+#define shmemi_gpu_stream_create_with_flags cudaStreamCreateWithFlags
+#define shmemi_gpu_stream_destroy cudaStreamDestroy
+#define shmemi_gpu_stream_non_blocking cudaStreamNonBlocking
+#define shmemi_gpu_func_attributes cudaFuncAttributes
+#define shmemi_gpu_func_get_attributes cudaFuncGetAttributes
+#define shmemi_gpu_launch_kernel cudaLaunchKernel
+#define shmemi_gpu_launch_cooperative_kernel cudaLaunchCooperativeKernel
+#define shmemi_gpu_occupancy_max_active_blocks cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define shmemi_gpu_dev_attr_multiprocessor_count cudaDevAttrMultiProcessorCount
+#define shmemi_gpu_dev_attr_cooperative_launch cudaDevAttrCooperativeLaunch
+#define shmemi_gpu_error_peer_access_already_enabled cudaErrorPeerAccessAlreadyEnabled
 #else
-typedef hipError_t gpu_error_t;
-typedef hipStream_t gpu_stream_t;
-typedef hipEvent_t gpu_event_t;
-typedef hipIpcMemHandle_t gpu_ipc_mem_handle_t;
-typedef hipDeviceProp_t gpu_device_prop_t;
-#define gpu_success hipSuccess
-#define gpu_get_error_string hipGetErrorString
-#define gpu_get_last_error hipGetLastError
-#define gpu_get_device_count hipGetDeviceCount
-#define gpu_get_device hipGetDevice
-#define gpu_set_device hipSetDevice
-#define gpu_get_device_properties hipGetDeviceProperties
-#define gpu_device_get_attribute hipDeviceGetAttribute
-#define gpu_device_get_pci_bus_id hipDeviceGetPCIBusId
-#define gpu_device_can_access_peer hipDeviceCanAccessPeer
-#define gpu_device_enable_peer_access hipDeviceEnablePeerAccess
-#define gpu_device_synchronize hipDeviceSynchronize
-#define gpu_malloc hipMalloc
-#define gpu_free hipFree
-#define gpu_host_alloc hipHostMalloc
-#define gpu_host_free hipHostFree
-#define gpu_host_alloc_mapped_portable (hipHostMallocMapped | hipHostMallocPortable)
-#define gpu_memset hipMemset
-#define gpu_memcpy hipMemcpy
-#define gpu_memcpy_async hipMemcpyAsync
-#define gpu_memcpy_default hipMemcpyDefault
-#define gpu_memcpy_to_symbol hipMemcpyToSymbol
-#define gpu_ipc_get_mem_handle hipIpcGetMemHandle
-#define gpu_ipc_open_mem_handle hipIpcOpenMemHandle
-#define gpu_ipc_close_mem_handle hipIpcCloseMemHandle
-#define gpu_ipc_lazy_enable_peer_access hipIpcMemLazyEnablePeerAccess
-#define gpu_stream_synchronize hipStreamSynchronize
-#define gpu_stream_create_with_flags hipStreamCreateWithFlags
-#define gpu_stream_destroy hipStreamDestroy
-#define gpu_stream_non_blocking hipStreamNonBlocking
-#define gpu_func_attributes hipFuncAttributes
-#define gpu_func_get_attributes hipFuncGetAttributes
-#define gpu_launch_kernel hipLaunchKernel
-#define gpu_launch_cooperative_kernel hipLaunchCooperativeKernel
-#define gpu_occupancy_max_active_blocks hipOccupancyMaxActiveBlocksPerMultiprocessor
-#define gpu_dev_attr_multiprocessor_count hipDeviceAttributeMultiprocessorCount
-#define gpu_dev_attr_cooperative_launch hipDeviceAttributeCooperativeLaunch
-#define gpu_error_peer_access_already_enabled hipErrorPeerAccessAlreadyEnabled
+typedef hipError_t shmemi_gpu_error_t;
+typedef hipStream_t shmemi_gpu_stream_t;
+typedef hipEvent_t shmemi_gpu_event_t;
+typedef hipIpcMemHandle_t shmemi_gpu_ipc_mem_handle_t;
+typedef hipDeviceProp_t shmemi_gpu_device_prop_t;
+#define shmemi_gpu_success hipSuccess
+#define shmemi_gpu_get_error_string hipGetErrorString
+#define shmemi_gpu_get_last_error hipGetLastError
+#define shmemi_gpu_get_device_count hipGetDeviceCount
+#define shmemi_gpu_get_device hipGetDevice
+#define shmemi_gpu_set_device hipSetDevice
+#define shmemi_gpu_get_device_properties hipGetDeviceProperties
+#define shmemi_gpu_device_get_attribute hipDeviceGetAttribute
+#define shmemi_gpu_device_get_pci_bus_id hipDeviceGetPCIBusId
+#define shmemi_gpu_device_can_access_peer hipDeviceCanAccessPeer
+#define shmemi_gpu_device_enable_peer_access hipDeviceEnablePeerAccess
+#define shmemi_gpu_device_synchronize hipDeviceSynchronize
+#define shmemi_gpu_malloc hipMalloc
+#define shmemi_gpu_free hipFree
+#define shmemi_gpu_host_alloc hipHostMalloc
+#define shmemi_gpu_host_free hipHostFree
+#define shmemi_gpu_host_alloc_mapped_portable (hipHostMallocMapped | hipHostMallocPortable)
+#define shmemi_gpu_memset hipMemset
+#define shmemi_gpu_memcpy hipMemcpy
+#define shmemi_gpu_memcpy_async hipMemcpyAsync
+#define shmemi_gpu_memcpy_default hipMemcpyDefault
+#define shmemi_gpu_memcpy_to_symbol hipMemcpyToSymbol
+#define shmemi_gpu_ipc_get_mem_handle hipIpcGetMemHandle
+#define shmemi_gpu_ipc_open_mem_handle hipIpcOpenMemHandle
+#define shmemi_gpu_ipc_close_mem_handle hipIpcCloseMemHandle
+#define shmemi_gpu_ipc_lazy_enable_peer_access hipIpcMemLazyEnablePeerAccess
+#define shmemi_gpu_stream_synchronize hipStreamSynchronize
+#define shmemi_gpu_stream_create_with_flags hipStreamCreateWithFlags
+#define shmemi_gpu_stream_destroy hipStreamDestroy
+#define shmemi_gpu_stream_non_blocking hipStreamNonBlocking
+#define shmemi_gpu_func_attributes hipFuncAttributes
+#define shmemi_gpu_func_get_attributes hipFuncGetAttributes
+#define shmemi_gpu_launch_kernel hipLaunchKernel
+#define shmemi_gpu_launch_cooperative_kernel hipLaunchCooperativeKernel
+#define shmemi_gpu_occupancy_max_active_blocks hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define shmemi_gpu_dev_attr_multiprocessor_count hipDeviceAttributeMultiprocessorCount
+#define shmemi_gpu_dev_attr_cooperative_launch hipDeviceAttributeCooperativeLaunch
+#define shmemi_gpu_error_peer_access_already_enabled hipErrorPeerAccessAlreadyEnabled
 #endif
 
 /* ---- device primitives ----------------------------------------------------------------------- */

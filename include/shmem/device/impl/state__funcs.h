@@ -19,9 +19,9 @@ static __constant__ shmemi_device_state_t shmemi_dstate;
 
 static int shmemi_dstate_update(const shmemi_device_state_t *state) {
     int device = -1;
-    if (gpu_get_device(&device) != gpu_success || device != state->device)
-        (void)gpu_set_device(state->device);
-    return (int)gpu_memcpy_to_symbol(shmemi_dstate, state, sizeof(*state));
+    if (shmemi_gpu_get_device(&device) != shmemi_gpu_success || device != state->device)
+        (void)shmemi_gpu_set_device(state->device);
+    return (int)shmemi_gpu_memcpy_to_symbol(shmemi_dstate, state, sizeof(*state));
 }
 
 struct shmemi_dstate_registration {
