@@ -68,8 +68,10 @@ static inline int shmemi_team_world_pe(const shmemi_team_state_t *t, int index) 
 void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int index,
                              const char *what);
 
-/* The mapped address of symmetric object addr on team member index (load/store route). */
-void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index);
+/* The mapped address of symmetric object addr on team member index (load/store route); fatal,
+ * naming the argument what ("dest", "source"), when there is none. */
+void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index,
+                       const char *what);
 
 /* Fatal, naming call and addr, when addr is memory that host code cannot load or store (the heap
  * in GPU memory): the algorithms here move data with host loads and stores, so GPU memory reaches

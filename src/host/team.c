@@ -1,6 +1,7 @@
 /* Teams and the machinery every collective shares: the token channels, the dissemination barrier,
  * the small all-gather used for argument checks, and the set-up at shmem_init. */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,16 +89,21 @@ void shmemi_coll_check_host_memory(const char *call, const void *addr) {
                      addr);
 }
 
-void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr,
-                       int index) {
+void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index,
+                       const char *what) {
     shmemi_coll_check_host_memory(call, addr);
     int pe = shmemi_team_world_pe(t, index);
     if (pe == shmemi_state.my_pe)
         return (void *)(uintptr_t)addr;
     void *p = shmemi_ptr(addr, pe);
+    size_t offset;
+    if (p == NULL && shmemi_segment_of(addr, &offset) < 0)
+        shmemi_fatal(call,
+                     "%s %p is not symmetric: it must be on the symmetric heap (shmem_malloc) or a "
+                     "global or static variable, not on the stack or from malloc",
+                     what, addr);
     if (p == NULL)
-        shmemi_fatal(call, "address %p is not symmetric, or PE %d is not reachable by load/store",
-                     addr, pe);
+        shmemi_fatal(call, "%s %p: PE %d is not reachable by load/store", what, addr, pe);
     return p;
 }
 
@@ -130,7 +136,8 @@ void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
         __atomic_store_n(&area[w], in[w], __ATOMIC_RELAXED);
     shmemi_team_barrier(t);
     for (int i = 0; i < t->size; i++) {
-        const int64_t *remote = shmemi_coll_peer(call, t, area, i);
+        const int64_t *remote =
+            shmemi_coll_peer(call, t, area, i, t->psync ? "pSync" : "exchange area");
         for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
             out[(size_t)i * SHMEMI_EXCHANGE_WORDS + (size_t)w] =
                 __atomic_load_n(&remote[w], __ATOMIC_RELAXED);
@@ -444,10 +451,11 @@ static int env_choice(const char *name, const char *const *choices, int n_choice
     for (int i = 0; i < n_choices; i++)
         if (strcmp(v, choices[i]) == 0)
             return i;
-    shmemi_fatal("shmem_init",
-                 "%s=%s is not one of the known algorithms (see "
-                 "docs/collectives.md)",
-                 name, v);
+    char valid[128] = "";
+    for (int i = 0; i < n_choices; i++)
+        snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s", i ? ", " : "",
+                 choices[i]);
+    shmemi_fatal("shmem_init", "%s=%s is not a known algorithm; valid values: %s", name, v, valid);
 }
 
 static size_t env_size(const char *name, size_t fallback) {

@@ -37,6 +37,10 @@ int main(int argc, char **argv) {
         size_t bytes = me == 0 ? (5 << 20) : (4 << 20);
         char *big = shmem_malloc(2 * (5 << 20));
         shmem_broadcastmem(SHMEM_TEAM_WORLD, big + (5 << 20), big, bytes, 0);
+    } else if (strcmp(what, "stack_dest") == 0) {
+        long dest[4];
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dest, buf, 4);
+        printf("%ld\n", dest[0]);
     } else if (strcmp(what, "not_in_set") == 0) {
         shmem_barrier(1, 0, n - 1, psync);
     } else if (strcmp(what, "destroy_world") == 0) {
