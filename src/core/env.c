@@ -46,6 +46,9 @@ const shmemi_env_var_t shmemi_env_vars[] = {
     {SHMEMI_ENV_JOB_SECRET, "", "Set by shmemrun for each PE: the job's random secret."},
     {SHMEMI_ENV_JOB_PE, "", "Set by shmemrun for each PE: its PE number."},
     {SHMEMI_ENV_JOB_N_PES, "", "Set by shmemrun for each PE: the number of PEs of the job."},
+    {"SHMEM_PMIX_PE", "",
+     "Set by shmem_init in a PE of a PMIx job (<namespace>:<rank>:<pid>), so that processes it "
+     "starts are not taken for PEs of the job."},
 };
 const size_t shmemi_env_n_vars = sizeof(shmemi_env_vars) / sizeof(shmemi_env_vars[0]);
 
