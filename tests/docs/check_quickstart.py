@@ -98,7 +98,8 @@ def main():
             env_noldp = {k: v for k, v in env.items() if k != "LD_LIBRARY_PATH"}
             res = subprocess.run(["ldd", p], env=env_noldp, stdout=subprocess.PIPE, text=True)
             lib = [l for l in res.stdout.split("\n") if "libshmem.so" in l]
-            if not lib or "not found" in lib[0] or prefix not in lib[0]:
+            if not lib or "not found" in lib[0] or not (prefix in lib[0] or
+                                                         os.path.realpath(prefix) in lib[0]):
                 print("FAIL: %s does not find libshmem.so of %s: %s" % (p, prefix, lib))
                 return 1
         print("quickstart %s: %d blocks ran; %d programs built, each finds libshmem.so" % (
