@@ -30,7 +30,7 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
     size_t block = nelems * elem_size;
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;
-        const char *from = shmemi_coll_peer(call, t, source, j, "source");
+        const char *from = shmemi_coll_peer(call, t, source, j);
         if (dst == 1 && sst == 1) {
             memcpy((char *)dest + (size_t)j * block, from + (size_t)me * block, block);
         } else {

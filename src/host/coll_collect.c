@@ -21,7 +21,7 @@ static void collect_linear(const char *call, shmemi_team_state_t *t, char *dest,
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;
         if (len[j] != 0)
-            memcpy(dest + off[j], shmemi_coll_peer(call, t, source, j, "source"), len[j]);
+            memcpy(dest + off[j], shmemi_coll_peer(call, t, source, j), len[j]);
     }
     shmemi_team_barrier(t);
 }
@@ -29,7 +29,7 @@ static void collect_linear(const char *call, shmemi_team_state_t *t, char *dest,
 static void collect_ring(const char *call, shmemi_team_state_t *t, char *dest, const size_t *off,
                          const size_t *len) {
     int n = t->size, me = t->my_index, right = (me + 1) % n, left = (me - 1 + n) % n;
-    const char *left_dest = shmemi_coll_peer(call, t, dest, left, "dest");
+    const char *left_dest = shmemi_coll_peer(call, t, dest, left);
     for (int s = 1; s < n; s++) {
         int b = (me - s + n) % n;
         shmemi_token_send(t, right);
@@ -47,7 +47,7 @@ static void collect_recursive_doubling(const char *call, shmemi_team_state_t *t,
         int partner = me ^ d, first = partner & ~(d - 1);
         shmemi_token_send(t, partner);
         shmemi_token_wait(t, partner);
-        const char *from = shmemi_coll_peer(call, t, dest, partner, "dest");
+        const char *from = shmemi_coll_peer(call, t, dest, partner);
         size_t begin = off[first], end = off[first + d - 1] + len[first + d - 1];
         memcpy(dest + begin, from + begin, end - begin);
     }

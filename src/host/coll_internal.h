@@ -68,10 +68,8 @@ static inline int shmemi_team_world_pe(const shmemi_team_state_t *t, int index) 
 void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int index,
                              const char *what);
 
-/* The mapped address of symmetric object addr on team member index (load/store route); fatal,
- * naming the argument what ("dest", "source"), when there is none. */
-void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index,
-                       const char *what);
+/* The mapped address of symmetric object addr on team member index (load/store route). */
+void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index);
 
 /* Fatal, naming call and addr, when addr is memory that host code cannot load or store (the heap
  * in GPU memory): the algorithms here move data with host loads and stores, so GPU memory reaches
@@ -138,6 +136,9 @@ static inline void shmemi_coll_check_args(const char *call, shmemi_team_state_t 
 /* Fatal when [a, a+alen) and [b, b+blen) overlap (and are not the same range when same_ok). */
 void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
                                size_t blen, int same_ok);
+
+/* Fatal, naming the argument what ("dest", "source"), unless addr is symmetric memory. */
+void shmemi_coll_check_symmetric(const char *call, const void *addr, const char *what);
 
 /* Spin politely: pause for a while, then yield the processor (PEs may outnumber cores). */
 void shmemi_coll_relax(unsigned *spins);

@@ -36,7 +36,7 @@ static int group_member(const reduce_ctx_t *c, int v) {
 }
 
 static void *peer_dest(const reduce_ctx_t *c, int index) {
-    return shmemi_coll_peer(c->call, c->t, c->dest, index, "dest");
+    return shmemi_coll_peer(c->call, c->t, c->dest, index);
 }
 
 static void reduce_recursive_doubling(const reduce_ctx_t *c) {
@@ -96,9 +96,9 @@ static void reduce_linear(const reduce_ctx_t *c, const void *source) {
     if (tmp == NULL)
         shmemi_fatal(c->call, "out of memory for a %zu-byte reduction buffer", nbytes);
     shmemi_team_barrier(c->t);
-    memcpy(tmp, shmemi_coll_peer(c->call, c->t, source, 0, "source"), nbytes);
+    memcpy(tmp, shmemi_coll_peer(c->call, c->t, source, 0), nbytes);
     for (int i = 1; i < c->t->size; i++)
-        c->op(tmp, shmemi_coll_peer(c->call, c->t, source, i, "source"), c->count);
+        c->op(tmp, shmemi_coll_peer(c->call, c->t, source, i), c->count);
     shmemi_team_barrier(c->t);
     memcpy(c->dest, tmp, nbytes);
     free(tmp);
@@ -121,6 +121,9 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
             memcpy(dest, source, nbytes);
         return;
     }
+    /* Every member reads the others' source and dest: name the one that is not symmetric. */
+    shmemi_coll_check_symmetric(call, dest, "dest");
+    shmemi_coll_check_symmetric(call, source, "source");
     int p = 1;
     while (p * 2 <= n)
         p *= 2;

@@ -89,21 +89,16 @@ void shmemi_coll_check_host_memory(const char *call, const void *addr) {
                      addr);
 }
 
-void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index,
-                       const char *what) {
+void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr,
+                       int index) {
     shmemi_coll_check_host_memory(call, addr);
     int pe = shmemi_team_world_pe(t, index);
     if (pe == shmemi_state.my_pe)
         return (void *)(uintptr_t)addr;
     void *p = shmemi_ptr(addr, pe);
-    size_t offset;
-    if (p == NULL && shmemi_segment_of(addr, &offset) < 0)
-        shmemi_fatal(call,
-                     "%s %p is not symmetric: it must be on the symmetric heap (shmem_malloc) or a "
-                     "global or static variable, not on the stack or from malloc",
-                     what, addr);
     if (p == NULL)
-        shmemi_fatal(call, "%s %p: PE %d is not reachable by load/store", what, addr, pe);
+        shmemi_fatal(call, "address %p is not symmetric, or PE %d is not reachable by load/store",
+                     addr, pe);
     return p;
 }
 
@@ -122,6 +117,15 @@ void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, con
         shmemi_fatal(call, "dest [%p, +%zu) and source [%p, +%zu) overlap", a, alen, b, blen);
 }
 
+void shmemi_coll_check_symmetric(const char *call, const void *addr, const char *what) {
+    size_t offset;
+    if (__builtin_expect(shmemi_segment_of(addr, &offset) < 0, 0))
+        shmemi_fatal(call,
+                     "%s %p is not symmetric: it must be on the symmetric heap (shmem_malloc) or a "
+                     "global or static variable, not on the stack or from malloc",
+                     what, addr);
+}
+
 void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
                           const int64_t in[SHMEMI_EXCHANGE_WORDS], int64_t *out) {
     int64_t *area;
@@ -136,8 +140,7 @@ void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
         __atomic_store_n(&area[w], in[w], __ATOMIC_RELAXED);
     shmemi_team_barrier(t);
     for (int i = 0; i < t->size; i++) {
-        const int64_t *remote =
-            shmemi_coll_peer(call, t, area, i, t->psync ? "pSync" : "exchange area");
+        const int64_t *remote = shmemi_coll_peer(call, t, area, i);
         for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
             out[(size_t)i * SHMEMI_EXCHANGE_WORDS + (size_t)w] =
                 __atomic_load_n(&remote[w], __ATOMIC_RELAXED);
