@@ -173,26 +173,18 @@ static void export_local_rank(void) {
     setenv("SHMEM_LOCAL_RANK", text, 1);
 }
 
-/* The symmetric segments are memfds that peers open through /proc: one node only. */
-static void check_one_node(int n_pes) {
-    typedef struct {
-        char name[256];
-    } host_t;
-    host_t mine = {{0}};
-    if (gethostname(mine.name, sizeof(mine.name) - 1) != 0)
-        snprintf(mine.name, sizeof(mine.name), "(unknown)");
-    host_t *all = malloc(sizeof(host_t) * (size_t)n_pes);
-    if (!all)
-        shmemi_fatal("shmem_init", "out of memory for the host names of %d PEs", n_pes);
-    pmix_allgather(&mine, all, sizeof(host_t));
-    for (int pe = 1; pe < n_pes; pe++)
-        if (strcmp(all[pe].name, all[0].name) != 0)
-            shmemi_fatal("shmem_init",
-                         "PE 0 runs on host '%s' and PE %d on '%s': libshmem runs jobs on one "
-                         "node only; jobs over several nodes need a network transport, which "
-                         "it does not have yet",
-                         all[0].name, pe, all[pe].name);
-    free(all);
+/* The PE's node, for the routes: the launcher's host name of the PE (PMIX_HOSTNAME), exported as
+ * SHMEM_NODE_NAME unless that is set already (tests set it to make "hosts" on one machine). */
+static void export_node_name(void) {
+    const char *set = getenv("SHMEM_NODE_NAME");
+    if (set && set[0])
+        return;
+    pmix_value_t *v = NULL;
+    if (PMIx_Get(&me, PMIX_HOSTNAME, NULL, 0, &v) != PMIX_SUCCESS || v == NULL)
+        return;
+    if (v->type == PMIX_STRING && v->data.string && v->data.string[0])
+        setenv("SHMEM_NODE_NAME", v->data.string, 1);
+    PMIX_VALUE_RELEASE(v);
 }
 
 /* "<PMIX_NAMESPACE>:<PMIX_RANK>:" into buf; 0 when it does not fit. */
@@ -246,7 +238,7 @@ const shmemi_bootstrap_ops_t *shmemi_bootstrap_pmix_init(int *my_pe_p, int *n_pe
     shmemi_state.my_pe = (int)me.rank;
     shmemi_state.n_pes = (int)size;
     export_local_rank();
-    check_one_node((int)size);
+    export_node_name();
     *my_pe_p = (int)me.rank;
     *n_pes_p = (int)size;
     return &pmix_ops;

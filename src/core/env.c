@@ -38,6 +38,24 @@ const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_DEVICE_TIMEOUT_MS", "0",
      "GPU platforms: a device-side wait that lasts longer than this many milliseconds reports "
      "the PE and the call and ends the job; 0 waits forever."},
+    {"SHMEM_TRANSPORTS", "",
+     "Comma-separated network transports that may load (ucx). Unset: every one found. Peers on "
+     "this node use load/store (shm, ipc) whatever this says."},
+    {"SHMEM_DISABLE_P2P", "0",
+     "1: peers on this node are reached through the network transport too, not by load/store "
+     "(for testing the network path on one node)."},
+    {"SHMEM_NODE_NAME", "",
+     "The name of this PE's node: PEs with the same name share a node. Unset: the launcher's "
+     "host name of the PE (PMIx), else the host name."},
+    {"SHMEM_PROGRESS_THREAD", "",
+     "1: a thread progresses the network transport while the PE computes; 0: only the "
+     "library's waits do. Unset: on when the network transport needs the target to act (UCX "
+     "over TCP)."},
+    {"SHMEM_PROGRESS_INTERVAL", "10",
+     "Microseconds the progress thread sleeps between two passes (1 to 1000000)."},
+    {"SHMEM_NETWORK_TIMEOUT", "20",
+     "Seconds a blocking network operation may wait for its peer before the job ends with a "
+     "message naming the peer (a peer that stopped or a network that is down); 0: no limit."},
     {"SHMEM_CC", "cc", "C compiler that oshcc runs."},
     {"SHMEM_CXX", "c++", "C++ compiler that oshc++ runs."},
     {SHMEMI_ENV_JOB_SOCKET, "",

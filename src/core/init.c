@@ -17,7 +17,6 @@
 shmemi_state_t shmemi_state;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static const shmemi_transport_ops_t *segment_transport[SHMEMI_MAX_SEGMENTS];
 static int exiting;  /* global_exit in progress: no implicit finalize */
 static pid_t pe_pid; /* the PE; a process it forks is not a PE */
 
@@ -78,6 +77,11 @@ static void print_banner(size_t heap_size) {
     if (shmemi_env_bool("SHMEM_INFO") == 1) {
         printf("  PEs %d, bootstrap %s, heap transport %s, heap %zu bytes\n", shmemi_state.n_pes,
                shmemi_bootstrap->name, shmemi_transport_local->name, heap_size);
+        printf("  nodes %d; peers on this node: %s; other nodes and AMOs: %s\n", shmemi_n_nodes,
+               getenv("SHMEM_DISABLE_P2P") && shmemi_env_bool("SHMEM_DISABLE_P2P") == 1
+                   ? "network (SHMEM_DISABLE_P2P)"
+                   : "load/store",
+               shmemi_transport_net ? shmemi_transport_net->name : "none needed");
         for (size_t i = 0; i < shmemi_env_n_vars; i++) {
             const char *value = getenv(shmemi_env_vars[i].name);
             printf("  %s=%s (default: %s)\n", shmemi_env_vars[i].name, value ? value : "",
@@ -91,7 +95,7 @@ static void print_banner(size_t heap_size) {
 /* Records this PE's segment s: where it lies, its size and the transport that maps it. */
 static void set_local_segment(segment_record_t *mine, int s, const shmemi_transport_ops_t *ops,
                               void *base, size_t size) {
-    segment_transport[s] = ops;
+    shmemi_state.segments[s].ops = ops;
     shmemi_state.segments[s].local_base = base;
     shmemi_state.segments[s].size = size;
     mine->size[s] = size;
@@ -166,11 +170,13 @@ static void setup_segments(const char *call, size_t heap_size) {
             shmemi_fatal(call, "out of memory");
         for (int pe = 0; pe < n; pe++) {
             if (pe == me) {
-                seg->peer_base[pe] = segment_transport[s]->host_loadable ? seg->local_base : NULL;
+                seg->peer_base[pe] = seg->ops->host_loadable ? seg->local_base : NULL;
                 continue;
             }
+            if (!shmemi_routes[pe].mapped)
+                continue;
             void *base;
-            status = segment_transport[s]->segment_attach(pe, all[pe].blob[s], seg->size, &base);
+            status = seg->ops->segment_attach(pe, all[pe].blob[s], seg->size, &base);
             if (status != SHMEMI_OK)
                 shmemi_fatal(call, "cannot map segment %d of PE %d (status %d)", s, pe,
                              (int)status);
@@ -186,8 +192,8 @@ static void teardown_segments(void) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
         for (int pe = 0; pe < shmemi_state.n_pes; pe++)
             if (pe != shmemi_state.my_pe && seg->peer_base[pe])
-                segment_transport[s]->segment_detach(seg->peer_base[pe], seg->size);
-        segment_transport[s]->segment_destroy(seg->local_base, seg->size);
+                seg->ops->segment_detach(seg->peer_base[pe], seg->size);
+        seg->ops->segment_destroy(seg->local_base, seg->size);
         free(seg->peer_base);
         *seg = (shmemi_segment_t){0};
     }
@@ -255,6 +261,7 @@ int shmemi_init(const char *call, int requested) {
     shmemi_state.my_pe = my_pe;
     shmemi_state.n_pes = n_pes;
 
+    shmemi_route_nodes(call);
     shmemi_transport_local = shmemi_heap_transport();
     shmemi_transport_check(&shmemi_transport_shm_ops);
     shmemi_transport_check(shmemi_transport_local);
@@ -267,6 +274,7 @@ int shmemi_init(const char *call, int requested) {
     setup_segments(call, heap_size);
     if (shmemi_heap_setup(heap_size, SHMEMI_INTERNAL_SIZE) != SHMEMI_OK)
         shmemi_fatal(call, "out of memory for the heap's bookkeeping");
+    shmemi_route_network(call);
     /* Every PE has mapped every peer before anyone starts to use them. */
     shmemi_bootstrap->barrier();
 
@@ -289,9 +297,16 @@ int shmemi_init(const char *call, int requested) {
     return requested;
 }
 
-void shmemi_barrier_internal(void) {
+/* quiet on every context of every transport. */
+static void transports_quiet(void) {
     if (shmemi_transport_local)
-        shmemi_transport_local->quiet();
+        shmemi_transport_local->quiet(NULL);
+    if (shmemi_transport_net)
+        shmemi_transport_net->quiet(NULL);
+}
+
+void shmemi_barrier_internal(void) {
+    transports_quiet();
     shmemi_full_fence();
     shmemi_bootstrap->barrier();
 }
@@ -304,11 +319,16 @@ void shmemi_finalize(void) {
     }
     shmemi_barrier_internal();
     shmemi_modules_finalize();
-    /* No PE touches another's memory after this barrier. */
-    shmemi_barrier_internal();
+    /* No PE touches another's memory after this barrier; once this PE's network operations are
+     * complete, peers that pass it first may close their endpoints. */
+    transports_quiet();
+    shmemi_transport_plugins_closing();
+    shmemi_full_fence();
+    shmemi_bootstrap->barrier();
     shmemi_state.initialized = 0;
     shmemi_state.finalized = 1;
     shmemi_heap_teardown();
+    shmemi_route_finalize();
     teardown_segments();
     if (shmemi_transport_local != &shmemi_transport_shm_ops)
         shmemi_transport_local->finalize();

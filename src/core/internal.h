@@ -18,4 +18,25 @@ void shmemi_modules_init(void);
 void shmemi_transport_check(const shmemi_transport_ops_t *ops);
 void shmemi_modules_finalize(void);
 
+/* The transport that shmem_init puts the heap on: a registered mapping transport that is not
+ * host_loadable (ipc) if any, else shm. */
+const shmemi_transport_ops_t *shmemi_heap_transport(void);
+/* Nonzero when SHMEM_TRANSPORTS allows transport name (unset: every transport). */
+int shmemi_transport_allowed(const char *name);
+/* Loads plug-in libshmem-<name>.so and returns its checked ops table; NULL with the reason in
+ * why when it cannot. */
+const shmemi_transport_ops_t *shmemi_transport_plugin_load(const char *name, char *why,
+                                                           size_t why_size);
+void shmemi_transport_plugins_unload(void);
+/* Tells the plug-ins that this PE's network operations are all complete (shmem_finalize's last
+ * barrier follows), so peers that leave first are no failure. */
+void shmemi_transport_plugins_closing(void);
+
+/* Routes (route.c), in shmem_init's order: the node of every PE and which peers are mapped
+ * (before the segments are attached); then, after the segments exist, the network transport
+ * when a peer needs one. shmemi_route_finalize undoes both. */
+void shmemi_route_nodes(const char *call);
+void shmemi_route_network(const char *call);
+void shmemi_route_finalize(void);
+
 #endif

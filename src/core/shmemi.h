@@ -52,10 +52,13 @@ void shmemi_debug_log(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* A symmetric segment: the heap (index 0), a data segment of the executable (1, 2, ...), or, last,
  * the library's internal segment (shmemi_internal_alloc). Each PE's copy of segment s starts at
  * peer_base[pe]; addresses translate by offset. */
+struct shmemi_transport_ops;
+
 typedef struct {
     char *local_base;
     size_t size;
     char **peer_base; /* n_pes entries; NULL where the peer is not load/store reachable */
+    const struct shmemi_transport_ops *ops; /* the mapping transport that made it (shm, ipc) */
 } shmemi_segment_t;
 
 #define SHMEMI_MAX_SEGMENTS 8
@@ -264,7 +267,7 @@ void shmemi_bootstrap_init(int *my_pe_p, int *n_pes_p);
 
 /* ---- transports (src/transport/<name>/) ---------------------------------------------------- */
 
-/* The largest blob a transport needs to describe one exported segment to its peers. */
+/* The largest blob a mapping transport (shm, ipc) needs to describe one segment to its peers. */
 #define SHMEMI_SEGMENT_BLOB_SIZE 128
 
 typedef enum {
@@ -278,10 +281,30 @@ typedef enum {
     SHMEMI_AMO_XOR,
 } shmemi_amo_op_t;
 
-/* A transport: intra-node mapping (shm, ipc) or a network (ucx, verbs). Filled with designated
- * initializers; no NULL slots: unsupported operations point to shmemi_transport_unsupported_*. */
+/* A transport's per-context state (a UCX worker and its endpoints, say); NULL for transports that
+ * keep none. Made by ctx_create for every OpenSHMEM context, the default one included. */
+typedef struct shmemi_transport_ctx shmemi_transport_ctx_t;
+
+/* What a transport is. A mapping transport lets peers on the node map its segments (shm: host
+ * memory; ipc: GPU memory) and may move bytes into mapped memory host code cannot touch; a
+ * network transport reaches PEs through registered memory. */
+#define SHMEMI_TRANSPORT_MAPPING 0x1u
+#define SHMEMI_TRANSPORT_NETWORK 0x2u
+/* The target must run the transport's progress for puts, gets and AMOs to complete (UCX over TCP,
+ * software atomics): the library then progresses it in every wait and, by default, from a
+ * progress thread. */
+#define SHMEMI_TRANSPORT_NEEDS_PROGRESS 0x4u
+
+/* A transport: an ops table filled with designated initializers. No slot is NULL: an operation a
+ * transport does not have points to the matching shmemi_transport_unsupported_* stub. Remote
+ * operations name memory by (segment, offset), the same on every PE; pe is a world PE. Operations
+ * on a context are thread-safe unless the context was created with SHMEM_CTX_PRIVATE.
+ * Completion: put and put_signal return when source may be reused (locally complete); _nbi
+ * forms and non-fetching AMOs complete remotely at quiet; a fetching AMO and a blocking get
+ * return with their result. */
 typedef struct shmemi_transport_ops {
     const char *name;
+    unsigned flags; /* SHMEMI_TRANSPORT_* */
     /* Nonzero when host code can load and store the segments this transport makes (host memory);
      * zero for GPU memory, which host code reaches only through local_fill, local_copy and the
      * remote operations. Known before the first segment exists, so every module sees the answer
@@ -289,6 +312,8 @@ typedef struct shmemi_transport_ops {
     int host_loadable;
     shmemi_status_t (*init)(void);
     shmemi_status_t (*finalize)(void);
+
+    /* -- mapping: segments peers on the node map -- */
     /* Make size bytes of memory that peers can map; describe it in blob. */
     shmemi_status_t (*segment_create)(size_t size, void **base_p,
                                       unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]);
@@ -304,41 +329,170 @@ typedef struct shmemi_transport_ops {
      * moves): memset/memcpy for host memory, the GPU's copy engine for device memory. */
     shmemi_status_t (*local_fill)(void *dest, int value, size_t len);
     shmemi_status_t (*local_copy)(void *dest, const void *source, size_t len);
-    /* Remote access for peers that are not mapped (network transports). */
-    shmemi_status_t (*put)(void *dest, const void *source, size_t len, int pe);
-    shmemi_status_t (*get)(void *dest, const void *source, size_t len, int pe);
-    shmemi_status_t (*amo)(shmemi_amo_op_t op, void *dest, void *fetch_p, const void *operand,
-                           const void *compare, size_t size, int pe);
-    shmemi_status_t (*quiet)(void);
+
+    /* -- network: addresses and registered memory -- */
+    /* Nonzero when this transport can reach pe (after peers_set). */
+    int (*can_reach)(int pe);
+    /* This PE's address (a UCX worker address): *blob_p stays valid until finalize. */
+    shmemi_status_t (*address_get)(const void **blob_p, size_t *len_p);
+    /* Every PE's address, indexed by PE; the transport copies what it keeps. Connects nothing:
+     * endpoints are made on first use. */
+    shmemi_status_t (*peers_set)(const void *const *blobs, const size_t *lens);
+    /* Register this PE's segment (its own copy, size bytes at base) for remote access; *blob_p
+     * (any size; an rkey) stays valid until mem_deregister. */
+    shmemi_status_t (*mem_register)(int segment, void *base, size_t size, const void **blob_p,
+                                    size_t *len_p);
+    /* PE pe's blob for segment; copied, unpacked on first use. */
+    shmemi_status_t (*mem_peer)(int segment, int pe, const void *blob, size_t len);
+    shmemi_status_t (*mem_deregister)(int segment);
+
+    /* -- contexts -- */
+    /* options: SHMEM_CTX_* bits; SHMEM_CTX_PRIVATE promises one thread at a time. */
+    shmemi_status_t (*ctx_create)(long options, shmemi_transport_ctx_t **tctx_p);
+    void (*ctx_destroy)(shmemi_transport_ctx_t *tctx);
+
+    /* -- remote operations -- */
+    shmemi_status_t (*put)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                           const void *source, size_t len, int pe);
+    shmemi_status_t (*put_nbi)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                               const void *source, size_t len, int pe);
+    shmemi_status_t (*get)(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
+                           size_t len, int pe);
+    shmemi_status_t (*get_nbi)(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
+                               size_t len, int pe);
+    /* An AMO of size 4 or 8 on (segment, offset) at pe; operand and compare hold the value's
+     * bits. Fetching when fetch_p is not NULL (then it returns with the old bits in *fetch_p,
+     * zero-extended); otherwise it may complete at quiet. */
+    shmemi_status_t (*amo)(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op, int segment,
+                           size_t offset, uint64_t *fetch_p, uint64_t operand, uint64_t compare,
+                           size_t size, int pe);
+    /* The data, then the 8-byte signal update (SHMEMI_AMO_SET or SHMEMI_AMO_ADD) delivered after
+     * it; locally complete at return. */
+    shmemi_status_t (*put_signal)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                                  const void *source, size_t len, int sig_segment,
+                                  size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
+                                  int pe);
+    /* Orders delivery of the context's earlier puts, AMOs and signals to pe before its later
+     * ones to pe. */
+    shmemi_status_t (*fence)(shmemi_transport_ctx_t *tctx, int pe);
+    /* Completes everything the context issued (tctx NULL: on every context). */
+    shmemi_status_t (*quiet)(shmemi_transport_ctx_t *tctx);
+    /* Runs the transport's progress once (the default context's, which serves peers' requests);
+     * thread-safe. */
+    void (*progress)(void);
 } shmemi_transport_ops_t;
 
-/* Reports "unsupported"; every slot a transport does not implement points to one of these. */
-shmemi_status_t shmemi_transport_unsupported_put(void *dest, const void *source, size_t len,
+/* Stubs for the slots of operations a transport does not have: they report
+ * SHMEMI_ERR_UNSUPPORTED (can_reach: 0; ctx_create: no state; ctx_destroy, progress: nothing). */
+int shmemi_transport_unsupported_can_reach(int pe);
+shmemi_status_t shmemi_transport_unsupported_address_get(const void **blob_p, size_t *len_p);
+shmemi_status_t shmemi_transport_unsupported_peers_set(const void *const *blobs,
+                                                       const size_t *lens);
+shmemi_status_t shmemi_transport_unsupported_mem_register(int segment, void *base, size_t size,
+                                                          const void **blob_p, size_t *len_p);
+shmemi_status_t shmemi_transport_unsupported_mem_peer(int segment, int pe, const void *blob,
+                                                      size_t len);
+shmemi_status_t shmemi_transport_unsupported_mem_deregister(int segment);
+shmemi_status_t shmemi_transport_no_ctx_create(long options, shmemi_transport_ctx_t **tctx_p);
+void shmemi_transport_no_ctx_destroy(shmemi_transport_ctx_t *tctx);
+shmemi_status_t shmemi_transport_unsupported_put(shmemi_transport_ctx_t *tctx, int segment,
+                                                 size_t offset, const void *source, size_t len,
                                                  int pe);
-shmemi_status_t shmemi_transport_unsupported_get(void *dest, const void *source, size_t len,
+shmemi_status_t shmemi_transport_unsupported_get(shmemi_transport_ctx_t *tctx, void *dest,
+                                                 int segment, size_t offset, size_t len, int pe);
+shmemi_status_t shmemi_transport_unsupported_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op,
+                                                 int segment, size_t offset, uint64_t *fetch_p,
+                                                 uint64_t operand, uint64_t compare, size_t size,
                                                  int pe);
-shmemi_status_t shmemi_transport_unsupported_amo(shmemi_amo_op_t op, void *dest, void *fetch_p,
-                                                 const void *operand, const void *compare,
-                                                 size_t size, int pe);
+shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *tctx, int segment,
+                                                        size_t offset, const void *source,
+                                                        size_t len, int sig_segment,
+                                                        size_t sig_offset, shmemi_amo_op_t sig_op,
+                                                        uint64_t signal, int pe);
+shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
+void shmemi_transport_no_progress(void);
 
 /* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
- * holds the data segments of the executable. */
+ * holds the data segments of the executable and the internal segment. */
 extern const shmemi_transport_ops_t shmemi_transport_shm_ops;
 
-/* The seam for the heap (segment 0). On the cpu platform the heap lives in an shm segment. A GPU
- * platform puts it in device memory instead: its transport (ipc) implements the same segment
- * operations (segment_create gives device memory and an IPC handle in the blob, segment_attach
- * opens a peer's handle) and selects itself from a constructor, before shmem_init:
- *   __attribute__((constructor)) static void pick(void) { shmemi_heap_transport_set(&ipc_ops); }
- * shmem_init then calls init, segment_create, allgathers the blobs and calls segment_attach for
- * every peer on that transport; data segments stay on shm whatever the heap uses. */
-void shmemi_heap_transport_set(const shmemi_transport_ops_t *ops);
+/* ---- the transport registry (src/core/transport.c) ----------------------------------------- */
 
-/* The transport that holds the heap (shm unless a GPU transport selected itself); the intra-node
- * transport of this platform. Valid after shmem_init. */
+/* The registry: built-in transports register from a constructor, before shmem_init:
+ *   __attribute__((constructor)) static void reg(void) { shmemi_transport_register(&ops); }
+ * A mapping transport that is not host_loadable (ipc) registers to hold the heap: shmem_init
+ * puts segment 0 on it. Network transports are plug-ins (libshmem-<name>.so beside libshmem.so,
+ * loaded at shmem_init only when a peer needs one; SHMEM_TRANSPORTS says which may load). */
+void shmemi_transport_register(const shmemi_transport_ops_t *ops);
+
+/* What a plug-in gets from the library: it cannot call the library's hidden functions. */
+typedef struct shmemi_plugin_host {
+    int abi; /* SHMEMI_PLUGIN_ABI */
+    int my_pe;
+    int n_pes;
+    /* The library's environment lookup (a documented SHMEM_* variable, or NULL when unset). */
+    const char *(*env_get)(const char *name);
+    void (*warn)(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    __attribute__((noreturn)) void (*fatal)(const char *call, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+    void (*debug_log)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+    /* Nonzero once shmem_finalize has completed every network operation of this PE: peers may
+     * now close their endpoints, which is no failure. */
+    const volatile int *closing;
+} shmemi_plugin_host_t;
+
+#define SHMEMI_PLUGIN_ABI 1
+/* The one symbol a plug-in exports: shmemi_plugin_<name>, of this type. NULL when the transport
+ * cannot run here (its library is missing): it says why through host->warn. */
+typedef const shmemi_transport_ops_t *(*shmemi_plugin_entry_func_t)(
+    const shmemi_plugin_host_t *host);
+
+/* The transport that holds the heap (shm unless a GPU transport registered for it); the
+ * intra-node transport of this platform. Valid after shmem_init. */
 extern const shmemi_transport_ops_t *shmemi_transport_local;
-/* The transport that shmem_init will put the heap on. */
-const shmemi_transport_ops_t *shmemi_heap_transport(void);
+/* The network transport of this job, or NULL when every peer is on this node. */
+extern const shmemi_transport_ops_t *shmemi_transport_net;
+
+/* ---- routes: how this PE reaches each PE (src/core/route.c) -------------------------------- */
+
+/* One small entry per PE, made at shmem_init; every API family asks it, through shmemi_path. */
+typedef struct {
+    int node;        /* index of the PE's node; PEs with the same index share a node */
+    uint8_t mapped;  /* its segments are mapped here: load/store (and ipc for a GPU heap) */
+    uint8_t amo_net; /* AMOs to it go through the network transport (docs/memory_model.md) */
+    uint8_t reserved[2];
+} shmemi_route_t;
+
+extern shmemi_route_t *shmemi_routes; /* n_pes entries */
+extern int shmemi_n_nodes;
+
+/* How to reach symmetric object addr on pe: ptr is its mapped address (load/store) when not
+ * NULL; otherwise ops (the heap's ipc transport, or the network transport) at (segment, offset),
+ * with tctx, the transport state of context c. */
+typedef struct {
+    char *ptr;
+    const shmemi_transport_ops_t *ops;
+    int segment;
+    size_t offset;
+} shmemi_path_t;
+
+/* Per-context transport state of the network transport (NULL without one) for the default
+ * context; contexts keep their own in struct shmemi_ctx. */
+extern shmemi_transport_ctx_t *shmemi_net_ctx_default;
+
+/* The transport path to symmetric object addr on world PE pe, where shmemi_ptr gave no mapped
+ * address (or, for an AMO, the route says AMOs take the network): the segment's own mapping
+ * transport (ipc, for a GPU heap) when pe is mapped, else the network transport; sets
+ * (*segment_p, *offset_p). Fatal, naming call, when addr is not symmetric or nothing reaches pe.
+ * amo: nonzero for an AMO (shmemi_route_t.amo_net). */
+const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const void *addr, int pe,
+                                                     int amo, int *segment_p, size_t *offset_p);
+
+/* Makes the progress the network transport needs (a no-op without one). Called by every wait. */
+static inline void shmemi_progress(void) {
+    if (__builtin_expect(shmemi_transport_net != NULL, 0))
+        shmemi_transport_net->progress();
+}
 
 SHMEMI_EXTERN_C_END
 

@@ -51,15 +51,37 @@ static uint64_t amo64(shmemi_amo_op_t op, uint64_t *p, uint64_t v, uint64_t cmp)
     return 0;
 }
 
-uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void *dest,
-                    uint64_t operand, uint64_t compare, size_t size, int pe) {
-    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
-    int wpe = shmemi_ctx_world_pe(call, c, pe);
+/* The transport path of an AMO: the network when the route says AMOs take it, else the
+ * segment's own transport (ipc, for the GPU heap). fetch_p NULL: non-fetching. */
+static void amo_transport(const char *call, const struct shmemi_ctx *c, shmemi_amo_op_t op,
+                          void *dest, uint64_t *fetch_p, uint64_t operand, uint64_t compare,
+                          size_t size, int wpe) {
+    int seg;
+    size_t offset;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, dest, wpe, 1, &seg, &offset);
+    shmemi_status_t st =
+        ops->amo(shmemi_ctx_tctx(c, ops), op, seg, offset, fetch_p, operand, compare, size, wpe);
+    if (st != SHMEMI_OK)
+        shmemi_fatal(call, "transport %s failed to reach PE %d (status %d, address %p)", ops->name,
+                     wpe, (int)st, dest);
+}
+
+/* The mapped address of dest on wpe for a CPU atomic, or NULL when AMOs to wpe take a transport. */
+static inline void *amo_route(const char *call, void *dest, size_t size, int wpe) {
     if (__builtin_expect(shmemi_state.debug, 0)) {
         shmemi_check_symmetric(call, dest, size, wpe);
         shmemi_check_aligned(call, dest, size, wpe);
     }
-    void *r = shmemi_ptr(dest, wpe);
+    if (__builtin_expect(shmemi_routes[wpe].amo_net, 0))
+        return NULL;
+    return shmemi_ptr(dest, wpe);
+}
+
+uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void *dest,
+                    uint64_t operand, uint64_t compare, size_t size, int pe) {
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    void *r = amo_route(call, dest, size, wpe);
     if (__builtin_expect(r != NULL, 1)) {
         uint64_t fetched = size == 4 ? amo32(op, r, (uint32_t)operand, (uint32_t)compare)
                                      : amo64(op, r, operand, compare);
@@ -67,21 +89,24 @@ uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void 
         SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
         return fetched;
     }
-    size_t offset;
-    if (shmemi_segment_of(dest, &offset) < 0)
-        shmemi_fatal(call, "address %p is not symmetric (target PE %d)", dest, wpe);
     uint64_t fetched = 0;
-    shmemi_status_t st =
-        shmemi_transport_local
-            ? shmemi_transport_local->amo(op, dest, &fetched, &operand, &compare, size, wpe)
-            : SHMEMI_ERR_UNSUPPORTED;
-    if (st != SHMEMI_OK)
-        shmemi_fatal(call,
-                     "PE %d is not reachable by load/store and transport '%s' cannot reach "
-                     "it (status %d, address %p)",
-                     wpe, shmemi_transport_local ? shmemi_transport_local->name : "none", (int)st,
-                     dest);
+    amo_transport(call, c, op, dest, &fetched, operand, compare, size, wpe);
     return fetched;
+}
+
+void shmemi_amo_post(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void *dest,
+                     uint64_t operand, size_t size, int pe) {
+    struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    int wpe = shmemi_ctx_world_pe(call, c, pe);
+    void *r = amo_route(call, dest, size, wpe);
+    if (__builtin_expect(r != NULL, 1)) {
+        if (size == 4)
+            amo32(op, r, (uint32_t)operand, 0);
+        else
+            amo64(op, r, operand, 0);
+        return;
+    }
+    amo_transport(call, c, op, dest, NULL, operand, 0, size, wpe);
 }
 
 /* The operand words handed to the transport are little-endian prefixes of uint64_t on the
@@ -89,6 +114,9 @@ uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void 
 #define AMO(call, ctx, op, dest, TYPE, v, cmp, pe)                                                 \
     shmemi_amo(call, ctx, op, dest, SHMEMI_TO_BITS(TYPE, v), SHMEMI_TO_BITS(TYPE, cmp),            \
                sizeof(TYPE), pe)
+
+#define AMO_POST(call, ctx, op, dest, TYPE, v, pe)                                                 \
+    shmemi_amo_post(call, ctx, op, dest, SHMEMI_TO_BITS(TYPE, v), sizeof(TYPE), pe)
 
 #define SHMEMI_DEF_AMO_EXTENDED(TYPE, NAME)                                                        \
     SHMEMI_API TYPE shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const TYPE *source, int pe) { \
@@ -100,7 +128,7 @@ uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void 
     }                                                                                              \
     SHMEMI_API void shmem_ctx_##NAME##_atomic_set(shmem_ctx_t ctx, TYPE *dest, TYPE value,         \
                                                   int pe) {                                        \
-        AMO("shmem_" #NAME "_atomic_set", ctx, SHMEMI_AMO_SET, dest, TYPE, value, 0, pe);          \
+        AMO_POST("shmem_" #NAME "_atomic_set", ctx, SHMEMI_AMO_SET, dest, TYPE, value, pe);        \
     }                                                                                              \
     SHMEMI_API void shmem_##NAME##_atomic_set(TYPE *dest, TYPE value, int pe) {                    \
         shmem_ctx_##NAME##_atomic_set(SHMEM_CTX_DEFAULT, dest, value, pe);                         \
@@ -151,7 +179,7 @@ SHMEMI_AMO_EXTENDED_ONLY_TYPES(SHMEMI_DEF_AMO_EXTENDED)
         return shmem_ctx_##NAME##_atomic_fetch_inc(SHMEM_CTX_DEFAULT, dest, pe);                   \
     }                                                                                              \
     SHMEMI_API void shmem_ctx_##NAME##_atomic_inc(shmem_ctx_t ctx, TYPE *dest, int pe) {           \
-        AMO("shmem_" #NAME "_atomic_inc", ctx, SHMEMI_AMO_ADD, dest, TYPE, 1, 0, pe);              \
+        AMO_POST("shmem_" #NAME "_atomic_inc", ctx, SHMEMI_AMO_ADD, dest, TYPE, 1, pe);            \
     }                                                                                              \
     SHMEMI_API void shmem_##NAME##_atomic_inc(TYPE *dest, int pe) {                                \
         shmem_ctx_##NAME##_atomic_inc(SHMEM_CTX_DEFAULT, dest, pe);                                \
@@ -166,7 +194,7 @@ SHMEMI_AMO_EXTENDED_ONLY_TYPES(SHMEMI_DEF_AMO_EXTENDED)
     }                                                                                              \
     SHMEMI_API void shmem_ctx_##NAME##_atomic_add(shmem_ctx_t ctx, TYPE *dest, TYPE value,         \
                                                   int pe) {                                        \
-        AMO("shmem_" #NAME "_atomic_add", ctx, SHMEMI_AMO_ADD, dest, TYPE, value, 0, pe);          \
+        AMO_POST("shmem_" #NAME "_atomic_add", ctx, SHMEMI_AMO_ADD, dest, TYPE, value, pe);        \
     }                                                                                              \
     SHMEMI_API void shmem_##NAME##_atomic_add(TYPE *dest, TYPE value, int pe) {                    \
         shmem_ctx_##NAME##_atomic_add(SHMEM_CTX_DEFAULT, dest, value, pe);                         \
@@ -212,7 +240,7 @@ SHMEMI_AMO_STANDARD_TYPES(SHMEMI_DEF_AMO_STANDARD)
     }                                                                                              \
     SHMEMI_API void shmem_ctx_##NAME##_atomic##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value,         \
                                                   int pe) {                                        \
-        AMO("shmem_" #NAME "_atomic" #OP, ctx, AMO_OP, dest, TYPE, value, 0, pe);                  \
+        AMO_POST("shmem_" #NAME "_atomic" #OP, ctx, AMO_OP, dest, TYPE, value, pe);                \
     }                                                                                              \
     SHMEMI_API void shmem_##NAME##_atomic##OP(TYPE *dest, TYPE value, int pe) {                    \
         shmem_ctx_##NAME##_atomic##OP(SHMEM_CTX_DEFAULT, dest, value, pe);                         \

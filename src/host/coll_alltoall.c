@@ -30,14 +30,15 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
     size_t block = nelems * elem_size;
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;
-        const char *from = shmemi_coll_peer(call, t, source, j);
         if (dst == 1 && sst == 1) {
-            memcpy((char *)dest + (size_t)j * block, from + (size_t)me * block, block);
+            shmemi_coll_get(call, t, (char *)dest + (size_t)j * block,
+                            (const char *)source + (size_t)me * block, block, j);
         } else {
             char *d = (char *)dest + (size_t)j * nelems * (size_t)dst * elem_size;
-            const char *f = from + (size_t)me * nelems * (size_t)sst * elem_size;
+            const char *f = (const char *)source + (size_t)me * nelems * (size_t)sst * elem_size;
             for (size_t k = 0; k < nelems; k++)
-                memcpy(d + k * (size_t)dst * elem_size, f + k * (size_t)sst * elem_size, elem_size);
+                shmemi_coll_get(call, t, d + k * (size_t)dst * elem_size,
+                                f + k * (size_t)sst * elem_size, elem_size, j);
         }
     }
     shmemi_team_barrier(t);

@@ -60,11 +60,11 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
         int parent_rel = linear ? 0 : rel - (rel & -rel);
         int parent = (parent_rel + root) % n;
         /* The root's data is in its source; every other member's is in its dest. */
-        const char *from = shmemi_coll_peer(call, t, parent_rel == 0 ? source : dest, parent);
+        const char *from = parent_rel == 0 ? source : dest;
         for (size_t c = 0; c < n_chunks; c++) {
             size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
             shmemi_token_wait(t, parent);
-            memcpy((char *)dest + off, from + off, len);
+            shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
             for (int k = 0; k < n_children; k++)
                 shmemi_token_send(t, (children[k] + root) % n);
         }

@@ -20,8 +20,7 @@ static void collect_linear(const char *call, shmemi_team_state_t *t, char *dest,
     shmemi_team_barrier(t);
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;
-        if (len[j] != 0)
-            memcpy(dest + off[j], shmemi_coll_peer(call, t, source, j), len[j]);
+        shmemi_coll_get(call, t, dest + off[j], source, len[j], j);
     }
     shmemi_team_barrier(t);
 }
@@ -29,12 +28,11 @@ static void collect_linear(const char *call, shmemi_team_state_t *t, char *dest,
 static void collect_ring(const char *call, shmemi_team_state_t *t, char *dest, const size_t *off,
                          const size_t *len) {
     int n = t->size, me = t->my_index, right = (me + 1) % n, left = (me - 1 + n) % n;
-    const char *left_dest = shmemi_coll_peer(call, t, dest, left);
     for (int s = 1; s < n; s++) {
         int b = (me - s + n) % n;
         shmemi_token_send(t, right);
         shmemi_token_wait(t, left);
-        memcpy(dest + off[b], left_dest + off[b], len[b]);
+        shmemi_coll_get(call, t, dest + off[b], dest + off[b], len[b], left);
     }
     shmemi_token_send(t, left);
     shmemi_token_wait(t, right);
@@ -47,9 +45,8 @@ static void collect_recursive_doubling(const char *call, shmemi_team_state_t *t,
         int partner = me ^ d, first = partner & ~(d - 1);
         shmemi_token_send(t, partner);
         shmemi_token_wait(t, partner);
-        const char *from = shmemi_coll_peer(call, t, dest, partner);
         size_t begin = off[first], end = off[first + d - 1] + len[first + d - 1];
-        memcpy(dest + begin, from + begin, end - begin);
+        shmemi_coll_get(call, t, dest + begin, dest + begin, end - begin, partner);
     }
     for (int d = 1; d < n; d <<= 1)
         shmemi_token_send(t, me ^ d);

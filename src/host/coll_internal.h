@@ -1,11 +1,10 @@
 /* Internal contract of the team, synchronization and collective routines (src/host/team.c,
  * sync.c, lock.c, coll_*.c).
  *
- * Every collective here runs on the intra-node load/store route: shmemi_ptr gives the mapped
- * address of a peer's symmetric object and the algorithms move data with memcpy and signal with
- * C11 atomics on those addresses. A network transport will route the same algorithms' token and
- * data movements through the shmemi_transport ops; until one exists, a peer without a mapping is a
- * fatal error naming the call.
+ * The algorithms pull: a member reads what it needs from its peers' copies (shmemi_coll_get,
+ * shmemi_coll_read) after a token says the data is there. For a peer on this node that is a
+ * memcpy from its mapping (shmemi_ptr); for a peer on another node, a blocking get on the network
+ * transport's default context, and its tokens are network AMOs after a fence.
  *
  * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
  * in symmetric memory. Sending a token to PE p is a release store of "tokens sent to p so far"
@@ -68,8 +67,26 @@ static inline int shmemi_team_world_pe(const shmemi_team_state_t *t, int index) 
 void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int index,
                              const char *what);
 
-/* The mapped address of symmetric object addr on team member index (load/store route). */
+/* The mapped address of symmetric object addr on team member index (load/store route); NULL when
+ * the member is reached over the network (then use shmemi_coll_get or shmemi_coll_read). Fatal
+ * when addr is not symmetric. */
 void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const void *addr, int index);
+
+/* Copies len bytes of member index's copy of symmetric addr into dest, by load/store or by a
+ * blocking get on the network. */
+void shmemi_coll_get(const char *call, const shmemi_team_state_t *t, void *dest, const void *addr,
+                     size_t len, int index);
+
+/* A buffer for network copies, grown on demand; free(buf) when done. */
+typedef struct {
+    void *buf;
+    size_t size;
+} shmemi_coll_scratch_t;
+
+/* len bytes of member index's copy of symmetric addr, to read: its mapping, or a copy fetched
+ * over the network into scratch (valid until scratch's next use). */
+const void *shmemi_coll_read(const char *call, const shmemi_team_state_t *t, const void *addr,
+                             size_t len, int index, shmemi_coll_scratch_t *scratch);
 
 /* Fatal, naming call and addr, when addr is memory that host code cannot load or store (the heap
  * in GPU memory): the algorithms here move data with host loads and stores, so GPU memory reaches

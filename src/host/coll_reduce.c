@@ -25,9 +25,10 @@ typedef struct {
     size_t count;
     size_t elem_size;
     shmemi_reduce_func_t op;
-    int p;     /* members in the power-of-two group */
-    int extra; /* n - p: members folded into their odd neighbour */
-    int vrank; /* index in the group, -1 for a folded member */
+    int p;                          /* members in the power-of-two group */
+    int extra;                      /* n - p: members folded into their odd neighbour */
+    int vrank;                      /* index in the group, -1 for a folded member */
+    shmemi_coll_scratch_t *scratch; /* copies of network peers' vectors */
 } reduce_ctx_t;
 
 /* Team index of group member v. */
@@ -35,8 +36,10 @@ static int group_member(const reduce_ctx_t *c, int v) {
     return v < c->extra ? 2 * v + 1 : v + c->extra;
 }
 
-static void *peer_dest(const reduce_ctx_t *c, int index) {
-    return shmemi_coll_peer(c->call, c->t, c->dest, index);
+/* count elements from element first of member index's dest, to read. */
+static const char *peer_dest(const reduce_ctx_t *c, int index, size_t first, size_t count) {
+    return shmemi_coll_read(c->call, c->t, c->dest + first * c->elem_size, count * c->elem_size,
+                            index, c->scratch);
 }
 
 static void reduce_recursive_doubling(const reduce_ctx_t *c) {
@@ -49,7 +52,7 @@ static void reduce_recursive_doubling(const reduce_ctx_t *c) {
         shmemi_token_send(c->t, partner);
         shmemi_token_wait(c->t, partner);
         memcpy(tmp, c->dest, nbytes);
-        c->op(tmp, peer_dest(c, partner), c->count);
+        c->op(tmp, peer_dest(c, partner, 0, c->count), c->count);
         /* Both have read the other's vector before either overwrites its own. */
         shmemi_token_send(c->t, partner);
         shmemi_token_wait(c->t, partner);
@@ -73,7 +76,7 @@ static void reduce_rabenseifner(const reduce_ctx_t *c) {
         size_t begin = block_start(c, lo), end = block_start(c, lo + d);
         shmemi_token_send(c->t, partner);
         shmemi_token_wait(c->t, partner);
-        c->op(c->dest + begin * es, (char *)peer_dest(c, partner) + begin * es, end - begin);
+        c->op(c->dest + begin * es, peer_dest(c, partner, begin, end - begin), end - begin);
     }
     /* All-gather: fetch the partner's range, which doubles at every round. */
     for (int d = 1; d < c->p; d <<= 1) {
@@ -81,8 +84,8 @@ static void reduce_rabenseifner(const reduce_ctx_t *c) {
         size_t begin = block_start(c, first), end = block_start(c, first + d);
         shmemi_token_send(c->t, partner);
         shmemi_token_wait(c->t, partner);
-        memcpy(c->dest + begin * es, (char *)peer_dest(c, partner) + begin * es,
-               (end - begin) * es);
+        shmemi_coll_get(c->call, c->t, c->dest + begin * es, c->dest + begin * es,
+                        (end - begin) * es, partner);
     }
     for (int d = 1; d < c->p; d <<= 1)
         shmemi_token_send(c->t, group_member(c, v ^ d));
@@ -96,9 +99,9 @@ static void reduce_linear(const reduce_ctx_t *c, const void *source) {
     if (tmp == NULL)
         shmemi_fatal(c->call, "out of memory for a %zu-byte reduction buffer", nbytes);
     shmemi_team_barrier(c->t);
-    memcpy(tmp, shmemi_coll_peer(c->call, c->t, source, 0), nbytes);
+    shmemi_coll_get(c->call, c->t, tmp, source, nbytes, 0);
     for (int i = 1; i < c->t->size; i++)
-        c->op(tmp, shmemi_coll_peer(c->call, c->t, source, i), c->count);
+        c->op(tmp, shmemi_coll_read(c->call, c->t, source, nbytes, i, c->scratch), c->count);
     shmemi_team_barrier(c->t);
     memcpy(c->dest, tmp, nbytes);
     free(tmp);
@@ -127,7 +130,8 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
     int p = 1;
     while (p * 2 <= n)
         p *= 2;
-    reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1};
+    shmemi_coll_scratch_t scratch = {NULL, 0};
+    reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1, &scratch};
     shmemi_reduce_algorithm_t alg = shmemi_coll_config.reduce;
     if (alg == SHMEMI_REDUCE_AUTO)
         alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p
@@ -135,6 +139,7 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
                   : SHMEMI_REDUCE_RECURSIVE_DOUBLING;
     if (alg == SHMEMI_REDUCE_LINEAR) {
         reduce_linear(&c, source);
+        free(scratch.buf);
         return;
     }
     if (dest != source)
@@ -143,13 +148,13 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
         /* Folded member: hand over the vector, wait for the result, take it. */
         shmemi_token_send(t, me + 1);
         shmemi_token_wait(t, me + 1);
-        memcpy(dest, peer_dest(&c, me + 1), nbytes);
+        shmemi_coll_get(call, t, dest, dest, nbytes, me + 1);
         shmemi_token_send(t, me + 1);
         return;
     }
     if (me < 2 * c.extra) {
         shmemi_token_wait(t, me - 1);
-        op(dest, peer_dest(&c, me - 1), count);
+        op(dest, peer_dest(&c, me - 1, 0, count), count);
         c.vrank = me / 2;
     } else {
         c.vrank = me - c.extra;
@@ -162,6 +167,7 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
         shmemi_token_send(t, me - 1);
         shmemi_token_wait(t, me - 1);
     }
+    free(scratch.buf);
 }
 
 /* ---- typed entry points --------------------------------------------------------------------- */

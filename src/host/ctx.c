@@ -72,9 +72,12 @@ static struct shmemi_ctx_cell *cell_of(const struct shmemi_ctx *c) {
     return NULL;
 }
 
-/* Marks live object c destroyed (magic says how) and frees its cell. */
+/* Marks live object c destroyed (magic says how), drops its transport state and frees its cell. */
 static void ctx_release(struct shmemi_ctx *c, uint32_t magic) {
     __atomic_store_n(&c->magic, magic, __ATOMIC_RELAXED);
+    if (c->transport && shmemi_transport_net)
+        shmemi_transport_net->ctx_destroy(c->transport);
+    c->transport = NULL;
     cell_put(cell_of(c));
 }
 
@@ -130,6 +133,17 @@ shmemi_status_t shmemi_ctx_create(const char *call, long options, struct shmemi_
     c->team_start = team ? start : 0;
     c->team_stride = team ? stride : 1;
     c->team_n_pes = team ? n_pes : shmemi_state.n_pes;
+    c->transport = NULL;
+    if (shmemi_transport_net) {
+        shmemi_transport_ctx_t *tctx;
+        if (shmemi_transport_net->ctx_create(options, &tctx) != SHMEMI_OK) {
+            cell_put(cell);
+            pthread_mutex_unlock(&ctx_lock);
+            *ctx_p = SHMEM_CTX_INVALID;
+            return SHMEMI_ERR_NOMEM;
+        }
+        c->transport = tctx;
+    }
     __atomic_store_n(&c->magic, SHMEMI_CTX_MAGIC, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx_lock);
     *ctx_p = shmemi_ctx_handle(c);
@@ -210,6 +224,14 @@ static shmemi_status_t ctx_module_init(void) {
 
 static void ctx_module_finalize(void) {
     pthread_mutex_lock(&ctx_lock);
+    for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next)
+        for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
+            for (int g = 0; g < SHMEMI_CTX_GENERATIONS; g++) {
+                struct shmemi_ctx *c = &s->cell[i].generation[g];
+                if (c->transport && shmemi_transport_net)
+                    shmemi_transport_net->ctx_destroy(c->transport);
+                c->transport = NULL;
+            }
     while (ctx_slabs != NULL) {
         struct shmemi_ctx_slab *next = ctx_slabs->next;
         shmemi_host_shared_free(ctx_slabs);

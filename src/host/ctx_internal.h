@@ -67,6 +67,15 @@ static inline struct shmemi_ctx *shmemi_ctx_get(const char *call, shmem_ctx_t ct
     return c;
 }
 
+/* The state of context c in transport ops (NULL for a transport that keeps none). */
+static inline shmemi_transport_ctx_t *shmemi_ctx_tctx(const struct shmemi_ctx *c,
+                                                      const shmemi_transport_ops_t *ops) {
+    if (ops != shmemi_transport_net)
+        return NULL;
+    return c == &shmemi_ctx_default ? shmemi_net_ctx_default
+                                    : (shmemi_transport_ctx_t *)c->transport;
+}
+
 /* The world PE of team-relative pe on context c; fatal when pe is out of range. */
 static inline int shmemi_ctx_world_pe(const char *call, const struct shmemi_ctx *c, int pe) {
     if (c->team == NULL) {

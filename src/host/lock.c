@@ -3,9 +3,10 @@
  * served, so the lock is granted in FIFO order and no waiting PE starves. Both halves wrap modulo
  * 2^32; only the holder advances the low half, with a compare-and-swap so that it never carries
  * into the ticket half. Load/store route: PE 0's word is reached through shmemi_ptr and updated
- * with C11 atomics (a network transport would use its remote atomics). A lock word in the GPU
- * heap, which host code cannot load or store, takes the same steps through the heap transport's
- * AMOs (shmemi_amo): the algorithm is written once over lock_fetch_add, lock_load and lock_cas. */
+ * with C11 atomics. A lock word in the GPU heap, which host code cannot load or store, or one whose
+ * AMOs take the network (a job over several nodes), takes the same steps through the transport's
+ * AMOs (shmemi_amo): the algorithm is written once over lock_fetch_add, lock_load and lock_cas.
+ * shmem_clear_lock quiets before its release, so the critical section's puts are complete. */
 
 #include "coll_internal.h"
 #include "host/rma_internal.h"
@@ -14,8 +15,8 @@
 #define SHMEMI_TICKET_ONE (1ull << 32)
 #define SHMEMI_SERVING_MASK 0xffffffffull
 
-/* PE 0's copy of the lock: word is its mapping, NULL when the lock is in GPU memory, which host
- * code reaches only through the heap transport's AMOs (shmemi_amo). */
+/* PE 0's copy of the lock: word is its mapping, NULL when the lock is reached through a
+ * transport's AMOs (shmemi_amo): GPU memory, or AMOs that take the network. */
 typedef struct {
     long *lock;
     uint64_t *word;
@@ -27,7 +28,7 @@ static lock_ref_t lock_ref(const char *call, long *lock) {
         shmemi_fatal(call, "lock is NULL");
     shmemi_check_aligned(call, lock, sizeof(long), SHMEMI_LOCK_HOME_PE);
     lock_ref_t l = {lock, NULL};
-    if (shmemi_local_on_device(lock))
+    if (shmemi_local_on_device(lock) || shmemi_routes[SHMEMI_LOCK_HOME_PE].amo_net)
         return l;
     l.word = shmemi_ptr(lock, SHMEMI_LOCK_HOME_PE);
     if (l.word == NULL)

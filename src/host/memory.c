@@ -25,7 +25,9 @@ static int agree(const char *call, agreement_t mine) {
     agreement_t stack[8], *all = n <= 8 ? stack : malloc((size_t)n * sizeof(*all));
     if (!all)
         shmemi_fatal(call, "out of memory");
-    shmemi_transport_local->quiet();
+    shmemi_transport_local->quiet(NULL);
+    if (shmemi_transport_net)
+        shmemi_transport_net->quiet(NULL);
     shmemi_full_fence();
     shmemi_bootstrap->allgather(&mine, all, sizeof(mine));
     int all_ok = 1, first_failed = -1;

@@ -8,6 +8,7 @@
 #define SHMEMI_SPINS_BEFORE_YIELD 256
 
 void shmemi_wait_pause(unsigned *spins) {
+    shmemi_progress();
     if (*spins < SHMEMI_SPINS_BEFORE_YIELD) {
         (*spins)++;
 #if defined(__x86_64__) || defined(__i386__)
@@ -29,6 +30,8 @@ void shmemi_bad_cmp(const char *call, int cmp) {
  * always, the symmetric one under SHMEM_DEBUG only. */
 static inline void check_ivars(const char *call, const void *ivars, size_t nelems, size_t size) {
     shmemi_check_init(call);
+    /* Tests progress the network once, waits at every pause. */
+    shmemi_progress();
     if (nelems > 0 && ivars == NULL)
         shmemi_fatal(call, "ivars is NULL");
     if (__builtin_expect(shmemi_state.debug, 0) && nelems > 0) {

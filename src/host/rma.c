@@ -104,35 +104,35 @@ static inline void load_bytes(void *dest, const char *r, size_t len) {
     memcpy(dest, r, len);
 }
 
-/* The transport path: addr is symmetric but pe is not load/store reachable. */
-static void check_symmetric_or_die(const char *call, const void *addr, int pe) {
+/* The transport path: pe's copy of addr is not load/store reachable from here. */
+static void transport_failed(const char *call, const shmemi_transport_ops_t *ops,
+                             shmemi_status_t status, const void *addr, int pe) {
+    shmemi_fatal(call, "transport %s failed to reach PE %d (status %d, address %p)", ops->name, pe,
+                 (int)status, addr);
+}
+
+static void transport_put(const char *call, const struct shmemi_ctx *c, void *dest,
+                          const void *source, size_t len, int pe, int nbi) {
+    int seg;
     size_t offset;
-    if (shmemi_segment_of(addr, &offset) < 0)
-        shmemi_fatal(call, "address %p is not symmetric (target PE %d)", addr, pe);
-}
-
-static void transport_failed(const char *call, shmemi_status_t status, const void *addr, int pe) {
-    shmemi_fatal(call,
-                 "PE %d is not reachable by load/store and transport '%s' cannot reach it "
-                 "(status %d, address %p)",
-                 pe, shmemi_transport_local ? shmemi_transport_local->name : "none", (int)status,
-                 addr);
-}
-
-static void transport_put(const char *call, void *dest, const void *source, size_t len, int pe) {
-    check_symmetric_or_die(call, dest, pe);
-    shmemi_status_t st = shmemi_transport_local ? shmemi_transport_local->put(dest, source, len, pe)
-                                                : SHMEMI_ERR_UNSUPPORTED;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, dest, pe, 0, &seg, &offset);
+    shmemi_transport_ctx_t *tctx = shmemi_ctx_tctx(c, ops);
+    shmemi_status_t st = nbi ? ops->put_nbi(tctx, seg, offset, source, len, pe)
+                             : ops->put(tctx, seg, offset, source, len, pe);
     if (st != SHMEMI_OK)
-        transport_failed(call, st, dest, pe);
+        transport_failed(call, ops, st, dest, pe);
 }
 
-static void transport_get(const char *call, void *dest, const void *source, size_t len, int pe) {
-    check_symmetric_or_die(call, source, pe);
-    shmemi_status_t st = shmemi_transport_local ? shmemi_transport_local->get(dest, source, len, pe)
-                                                : SHMEMI_ERR_UNSUPPORTED;
+static void transport_get(const char *call, const struct shmemi_ctx *c, void *dest,
+                          const void *source, size_t len, int pe, int nbi) {
+    int seg;
+    size_t offset;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, source, pe, 0, &seg, &offset);
+    shmemi_transport_ctx_t *tctx = shmemi_ctx_tctx(c, ops);
+    shmemi_status_t st = nbi ? ops->get_nbi(tctx, dest, seg, offset, len, pe)
+                             : ops->get(tctx, dest, seg, offset, len, pe);
     if (st != SHMEMI_OK)
-        transport_failed(call, st, source, pe);
+        transport_failed(call, ops, st, source, pe);
 }
 
 void shmemi_local_read(const char *call, void *dest, const void *addr, size_t len) {
@@ -175,34 +175,54 @@ static inline char *route(const char *call, const void *addr, size_t len, int pe
     return shmemi_ptr(addr, pe);
 }
 
-void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
-                      int pe) {
+static inline void put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                             size_t len, int pe, int nbi) {
     struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (len == 0)
         return;
     char *r = route(call, dest, len, wpe);
     if (__builtin_expect(r == NULL, 0)) {
-        transport_put(call, dest, source, len, wpe);
+        transport_put(call, c, dest, source, len, wpe, nbi);
         return;
     }
     put_mapped(call, r, source, len, (int)c->bypass);
 }
 
-void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
-                      int pe) {
+static inline void get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                             size_t len, int pe, int nbi) {
     struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (len == 0)
         return;
     char *r = route(call, source, len, wpe);
     if (__builtin_expect(r == NULL, 0)) {
-        transport_get(call, dest, source, len, wpe);
+        transport_get(call, c, dest, source, len, wpe, nbi);
         return;
     }
     get_mapped(call, dest, r, len);
     /* A get returns before any later write of the caller is issued (LB+gets+puts). */
     SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
+}
+
+void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
+                      int pe) {
+    put_bytes(call, ctx, dest, source, len, pe, 0);
+}
+
+void shmemi_put_bytes_nbi(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                          size_t len, int pe) {
+    put_bytes(call, ctx, dest, source, len, pe, 1);
+}
+
+void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
+                      int pe) {
+    get_bytes(call, ctx, dest, source, len, pe, 0);
+}
+
+void shmemi_get_bytes_nbi(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                          size_t len, int pe) {
+    get_bytes(call, ctx, dest, source, len, pe, 1);
 }
 
 /* Checks a blocked strided range under SHMEM_DEBUG: no overflow, inside one symmetric segment
@@ -239,8 +259,8 @@ void shmemi_put_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
     ptrdiff_t dstep = dst * (ptrdiff_t)elem_size, sstep = sst * (ptrdiff_t)elem_size;
     for (size_t i = 0; i < nblocks; i++) {
         if (__builtin_expect(r == NULL, 0))
-            transport_put(call, (char *)dest + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep,
-                          block_bytes, wpe);
+            transport_put(call, c, (char *)dest + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep,
+                          block_bytes, wpe, 0);
         else
             put_mapped(call, r + (ptrdiff_t)i * dstep, s + (ptrdiff_t)i * sstep, block_bytes,
                        (int)c->bypass);
@@ -262,8 +282,8 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
     ptrdiff_t dstep = dst * (ptrdiff_t)elem_size, sstep = sst * (ptrdiff_t)elem_size;
     for (size_t i = 0; i < nblocks; i++) {
         if (__builtin_expect(r == NULL, 0))
-            transport_get(call, d + (ptrdiff_t)i * dstep,
-                          (const char *)source + (ptrdiff_t)i * sstep, block_bytes, wpe);
+            transport_get(call, c, d + (ptrdiff_t)i * dstep,
+                          (const char *)source + (ptrdiff_t)i * sstep, block_bytes, wpe, 0);
         else
             get_mapped(call, d + (ptrdiff_t)i * dstep, r + (ptrdiff_t)i * sstep, block_bytes);
     }
@@ -286,8 +306,8 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
     SHMEMI_API void shmem_ctx_##NAME##_##DIR##_nbi(shmem_ctx_t ctx, TYPE *dest,                    \
                                                    const TYPE *source, size_t nelems, int pe) {    \
         static const char call[] = "shmem_" #NAME "_" #DIR "_nbi";                                 \
-        shmemi_##DIR##_bytes(call, ctx, dest, source,                                              \
-                             shmemi_nbytes(call, nelems, sizeof(TYPE), pe), pe);                   \
+        shmemi_##DIR##_bytes_nbi(call, ctx, dest, source,                                          \
+                                 shmemi_nbytes(call, nelems, sizeof(TYPE), pe), pe);               \
     }                                                                                              \
     SHMEMI_API void shmem_##NAME##_##DIR##_nbi(TYPE *dest, const TYPE *source, size_t nelems,      \
                                                int pe) {                                           \
@@ -349,8 +369,8 @@ SHMEMI_RMA_TYPES(SHMEMI_DEF_RMA)
     SHMEMI_API void shmem_ctx_##DIR##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source,   \
                                                 size_t nelems, int pe) {                           \
         static const char call[] = "shmem_" #DIR #BITS "_nbi";                                     \
-        shmemi_##DIR##_bytes(call, ctx, dest, source, shmemi_nbytes(call, nelems, BITS / 8, pe),   \
-                             pe);                                                                  \
+        shmemi_##DIR##_bytes_nbi(call, ctx, dest, source,                                          \
+                                 shmemi_nbytes(call, nelems, BITS / 8, pe), pe);                   \
     }                                                                                              \
     SHMEMI_API void shmem_##DIR##BITS##_nbi(void *dest, const void *source, size_t nelems,         \
                                             int pe) {                                              \
@@ -394,11 +414,11 @@ SHMEMI_API void shmem_putmem(void *dest, const void *source, size_t nelems, int 
 
 SHMEMI_API void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                      int pe) {
-    shmemi_put_bytes("shmem_putmem_nbi", ctx, dest, source, nelems, pe);
+    shmemi_put_bytes_nbi("shmem_putmem_nbi", ctx, dest, source, nelems, pe);
 }
 
 SHMEMI_API void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
-    shmemi_put_bytes("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
+    shmemi_put_bytes_nbi("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
 }
 
 SHMEMI_API void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
@@ -412,9 +432,9 @@ SHMEMI_API void shmem_getmem(void *dest, const void *source, size_t nelems, int 
 
 SHMEMI_API void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                      int pe) {
-    shmemi_get_bytes("shmem_getmem_nbi", ctx, dest, source, nelems, pe);
+    shmemi_get_bytes_nbi("shmem_getmem_nbi", ctx, dest, source, nelems, pe);
 }
 
 SHMEMI_API void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
-    shmemi_get_bytes("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
+    shmemi_get_bytes_nbi("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe);
 }

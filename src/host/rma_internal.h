@@ -1,6 +1,6 @@
 /* The data paths shared by the host RMA, AMO, signal, ordering and bypass families. Every
  * operation takes one routing decision, shmemi_ptr(addr, pe): the load/store path when it gives a
- * mapped address, else the transport (shmemi_transport_local). */
+ * mapped address, else the transport the route names (shmemi_route_transport). */
 #ifndef SHMEMI_HOST_RMA_INTERNAL_H
 #define SHMEMI_HOST_RMA_INTERNAL_H
 
@@ -65,6 +65,12 @@ void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void 
                       int pe);
 void shmemi_get_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
                       int pe);
+/* The same, completing at quiet on the transport path: the source of a put must not change and
+ * the dest of a get is not filled until then (on the load/store path both are done at return). */
+void shmemi_put_bytes_nbi(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                          size_t len, int pe);
+void shmemi_get_bytes_nbi(const char *call, shmem_ctx_t ctx, void *dest, const void *source,
+                          size_t len, int pe);
 
 /* Blocked strided transfers: nblocks blocks of bsize elements of elem_size bytes; block i is at
  * dest + i * dst and source + i * sst elements. iput/iget are bsize = 1. */
@@ -79,6 +85,10 @@ void shmemi_get_strided(const char *call, shmem_ctx_t ctx, void *dest, const voi
  * Returns the previous value's bits (zero-extended). Relaxed. */
 uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void *dest,
                     uint64_t operand, uint64_t compare, size_t size, int pe);
+/* A non-fetching AMO (set, add, and, or, xor): done at return on the load/store path, complete at
+ * quiet on a transport. Relaxed. */
+void shmemi_amo_post(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void *dest,
+                     uint64_t operand, size_t size, int pe);
 
 /* Put-with-signal: the data, then the signal update as a release of it. */
 void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void *source,

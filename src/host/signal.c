@@ -17,11 +17,11 @@ void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void
         shmemi_check_symmetric(call, sig_addr, sizeof(*sig_addr), wpe);
         shmemi_check_aligned(call, sig_addr, sizeof(*sig_addr), wpe);
     }
-    uint64_t *r = shmemi_ptr(sig_addr, wpe);
+    uint64_t *r = shmemi_routes[wpe].amo_net ? NULL : shmemi_ptr(sig_addr, wpe);
     if (__builtin_expect(r == NULL, 0)) {
         shmem_ctx_fence(ctx);
-        shmemi_amo(call, ctx, sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD,
-                   sig_addr, signal, 0, sizeof(uint64_t), pe);
+        shmemi_amo_post(call, ctx, sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD,
+                        sig_addr, signal, sizeof(uint64_t), pe);
         return;
     }
     shmemi_nt_drain();
@@ -126,19 +126,21 @@ SHMEMI_API uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
 }
 
 SHMEMI_API void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
-    shmemi_amo("shmem_signal_add", ctx, SHMEMI_AMO_ADD, sig_addr, signal, 0, sizeof(uint64_t), pe);
+    shmemi_amo_post("shmem_signal_add", ctx, SHMEMI_AMO_ADD, sig_addr, signal, sizeof(uint64_t),
+                    pe);
 }
 
 SHMEMI_API void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe) {
-    shmemi_amo("shmem_signal_add", SHMEM_CTX_DEFAULT, SHMEMI_AMO_ADD, sig_addr, signal, 0,
-               sizeof(uint64_t), pe);
+    shmemi_amo_post("shmem_signal_add", SHMEM_CTX_DEFAULT, SHMEMI_AMO_ADD, sig_addr, signal,
+                    sizeof(uint64_t), pe);
 }
 
 SHMEMI_API void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
-    shmemi_amo("shmem_signal_set", ctx, SHMEMI_AMO_SET, sig_addr, signal, 0, sizeof(uint64_t), pe);
+    shmemi_amo_post("shmem_signal_set", ctx, SHMEMI_AMO_SET, sig_addr, signal, sizeof(uint64_t),
+                    pe);
 }
 
 SHMEMI_API void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe) {
-    shmemi_amo("shmem_signal_set", SHMEM_CTX_DEFAULT, SHMEMI_AMO_SET, sig_addr, signal, 0,
-               sizeof(uint64_t), pe);
+    shmemi_amo_post("shmem_signal_set", SHMEM_CTX_DEFAULT, SHMEMI_AMO_SET, sig_addr, signal,
+                    sizeof(uint64_t), pe);
 }

@@ -33,6 +33,7 @@ static uint64_t **peer_tokens;
 static unsigned spins_before_yield = SHMEMI_SPINS_OVERSUBSCRIBED;
 
 void shmemi_coll_relax(unsigned *spins) {
+    shmemi_progress();
     if (++*spins < spins_before_yield) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -48,19 +49,44 @@ void shmemi_coll_quiet(void) {
     /* Quiet on the default context: drain this thread's non-temporal (BYPASS) stores, then the
      * transport's quiet, a full fence on the shm transport. */
     shmemi_nt_drain();
-    shmemi_transport_local->quiet();
+    shmemi_transport_local->quiet(NULL);
+    if (shmemi_transport_net)
+        shmemi_transport_net->quiet(shmemi_net_ctx_default);
 }
 
 /* ---- tokens and barrier --------------------------------------------------------------------- */
+
+static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shmemi_status_t st,
+                       int pe) {
+    shmemi_fatal(call, "transport %s failed to reach PE %d (status %d)", ops->name, pe, (int)st);
+}
+
+/* A token to a PE on another node: the network's fence orders the collective's earlier puts to
+ * pe before it, and the release fence this PE's stores, which pe then reads with gets. */
+static void net_token_send(int pe, uint64_t *word, uint64_t count) {
+    static const char call[] = "shmem collective";
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    int seg;
+    size_t offset;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, word, pe, 1, &seg, &offset);
+    shmemi_status_t st = ops->fence(shmemi_net_ctx_default, pe);
+    if (st == SHMEMI_OK)
+        st = ops->amo(shmemi_net_ctx_default, SHMEMI_AMO_SET, seg, offset, NULL, count, 0,
+                      sizeof(uint64_t), pe);
+    if (st != SHMEMI_OK)
+        net_failed(call, ops, st, pe);
+}
 
 void shmemi_token_send(const shmemi_team_state_t *t, int index) {
     int pe = shmemi_team_world_pe(t, index);
     size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
     size_t slot = (size_t)t->channel * n;
     uint64_t *remote = peer_tokens[pe];
-    if (remote == NULL)
-        shmemi_fatal("shmem collective", "PE %d is not reachable by load/store", pe);
     uint64_t count = ++tokens_sent[slot + (size_t)pe];
+    if (remote == NULL) {
+        net_token_send(pe, &tokens[slot + me], count);
+        return;
+    }
     __atomic_store_n(&remote[slot + me], count, __ATOMIC_RELEASE);
 }
 
@@ -96,10 +122,51 @@ void *shmemi_coll_peer(const char *call, const shmemi_team_state_t *t, const voi
     if (pe == shmemi_state.my_pe)
         return (void *)(uintptr_t)addr;
     void *p = shmemi_ptr(addr, pe);
+    if (p == NULL && !shmemi_routes[pe].mapped)
+        return NULL;
     if (p == NULL)
-        shmemi_fatal(call, "address %p is not symmetric, or PE %d is not reachable by load/store",
+        shmemi_fatal(call,
+                     "address %p is not symmetric (a stack or heap variable?), needed on PE %d",
                      addr, pe);
     return p;
+}
+
+/* The network path of a collective's read: a blocking get on the default context. */
+static void net_get(const char *call, void *dest, const void *addr, size_t len, int pe) {
+    int seg;
+    size_t offset;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
+    shmemi_status_t st = ops->get(shmemi_net_ctx_default, dest, seg, offset, len, pe);
+    if (st != SHMEMI_OK)
+        net_failed(call, ops, st, pe);
+}
+
+void shmemi_coll_get(const char *call, const shmemi_team_state_t *t, void *dest, const void *addr,
+                     size_t len, int index) {
+    if (len == 0)
+        return;
+    const void *p = shmemi_coll_peer(call, t, addr, index);
+    if (p != NULL)
+        memcpy(dest, p, len);
+    else
+        net_get(call, dest, addr, len, shmemi_team_world_pe(t, index));
+}
+
+const void *shmemi_coll_read(const char *call, const shmemi_team_state_t *t, const void *addr,
+                             size_t len, int index, shmemi_coll_scratch_t *scratch) {
+    const void *p = shmemi_coll_peer(call, t, addr, index);
+    if (p != NULL)
+        return p;
+    if (scratch->size < len) {
+        void *grown = realloc(scratch->buf, len);
+        if (grown == NULL)
+            shmemi_fatal(call, "out of memory for a %zu-byte copy of PE %d's data", len,
+                         shmemi_team_world_pe(t, index));
+        scratch->buf = grown;
+        scratch->size = len;
+    }
+    net_get(call, scratch->buf, addr, len, shmemi_team_world_pe(t, index));
+    return scratch->buf;
 }
 
 void shmemi_team_check_index(const char *call, const shmemi_team_state_t *t, int index,
@@ -141,6 +208,11 @@ void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
     shmemi_team_barrier(t);
     for (int i = 0; i < t->size; i++) {
         const int64_t *remote = shmemi_coll_peer(call, t, area, i);
+        if (remote == NULL) {
+            shmemi_coll_get(call, t, &out[(size_t)i * SHMEMI_EXCHANGE_WORDS], area,
+                            SHMEMI_EXCHANGE_WORDS * sizeof(int64_t), i);
+            continue;
+        }
         for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
             out[(size_t)i * SHMEMI_EXCHANGE_WORDS + (size_t)w] =
                 __atomic_load_n(&remote[w], __ATOMIC_RELAXED);
@@ -497,10 +569,21 @@ static shmemi_status_t coll_init(void) {
         return SHMEMI_ERR_NOMEM;
     memset(tokens, 0, SHMEMI_N_CHANNELS * n * sizeof(uint64_t));
     memset(exchange_base, 0, SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
-    int all_mapped = 1;
+    /* SHMEM_TEAM_SHARED: the PEs whose memory this PE maps (its node's), when they form a
+     * strided range, as a team needs; else this PE alone. */
+    int shared_start = -1, shared_stride = 0, shared_size = 0, shared_me = 0, strided = 1;
     for (size_t pe = 0; pe < n; pe++) {
         peer_tokens[pe] = (int)pe == me ? tokens : shmemi_ptr(tokens, (int)pe);
-        all_mapped &= peer_tokens[pe] != NULL;
+        if (peer_tokens[pe] == NULL)
+            continue;
+        if (shared_size == 1)
+            shared_stride = (int)pe - shared_start;
+        else if (shared_size > 1)
+            strided &= (int)pe == shared_start + shared_size * shared_stride;
+        if ((int)pe == me)
+            shared_me = shared_size;
+        if (shared_size++ == 0)
+            shared_start = (int)pe;
     }
     double load = 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -511,9 +594,9 @@ static shmemi_status_t coll_init(void) {
                              : SHMEMI_SPINS_OVERSUBSCRIBED;
     memset(shmemi_teams, 0, sizeof(shmemi_teams));
     team_init_slot(SHMEMI_TEAM_WORLD_SLOT, 0, 1, (int)n, me, NULL, 0);
-    /* SHMEM_TEAM_SHARED: the PEs whose memory this PE maps; on one node that is every PE. */
-    if (all_mapped)
-        team_init_slot(SHMEMI_TEAM_SHARED_SLOT, 0, 1, (int)n, me, NULL, 0);
+    if (strided && shared_size > 1)
+        team_init_slot(SHMEMI_TEAM_SHARED_SLOT, shared_start, shared_stride, shared_size, shared_me,
+                       NULL, 0);
     else
         team_init_slot(SHMEMI_TEAM_SHARED_SLOT, me, 1, 1, 0, NULL, 0);
     /* No token may arrive before every PE cleared its counters. */

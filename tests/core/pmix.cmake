@@ -56,14 +56,26 @@ pmix_exit_test(global_exit7 7)
 pmix_exit_test(global_exit_while_waiting 5)
 pmix_exit_test(exit3 3)
 
-# PEs on two hosts: the job fails, saying why.
-add_test(NAME core_pmix.two_nodes
+# PEs on two hosts, and no network transport may load: the job fails at shmem_init, saying why.
+add_test(NAME core_pmix.two_nodes_no_transport
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh ${_pmix_mpirun} -np 2
                  ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh $<TARGET_FILE:core_setup>)
-set_tests_properties(core_pmix.two_nodes PROPERTIES
-  PASS_REGULAR_EXPRESSION "PE 0 runs on host '[^']+' and PE 1 on 'libshmem-other-node': libshmem runs jobs on one node only"
-  SKIP_RETURN_CODE 77 ENVIRONMENT "${_pmix_env}" TIMEOUT 30 LABELS "pe;pmix")
+set_tests_properties(core_pmix.two_nodes_no_transport PROPERTIES
+  PASS_REGULAR_EXPRESSION "PE [01]: shmem_init[a-z_]*: PE [01] is on node [01] and this PE on node [01] .*needs a network transport, and none is available: transport ucx is not in SHMEM_TRANSPORTS='none'"
+  SKIP_RETURN_CODE 77 ENVIRONMENT "${_pmix_env};SHMEM_TRANSPORTS=none" TIMEOUT 30
+  LABELS "pe;pmix")
 
 add_test(NAME core_pmix.shmem_info COMMAND shmem_info)
 set_tests_properties(core_pmix.shmem_info PROPERTIES
   PASS_REGULAR_EXPRESSION "bootstraps: +shmemrun, pmix" LABELS "unit;pmix")
+
+# PEs on two hosts with the network transport built: the job runs, PE 1 reached over UCX.
+if(SHMEM_HAVE_UCX)
+  add_test(NAME core_pmix.two_nodes
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh ${_pmix_mpirun} -np 2
+                   ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh $<TARGET_FILE:core_setup>)
+  set_tests_properties(core_pmix.two_nodes PROPERTIES
+    PASS_REGULAR_EXPRESSION "nodes 2; peers on this node: load/store; other nodes and AMOs: ucx.*setup: ok on 2 PEs"
+    SKIP_RETURN_CODE 77 ENVIRONMENT "${_pmix_env};SHMEM_INFO=1;UCX_NET_DEVICES=lo" TIMEOUT 60
+    LABELS "pe;pmix;net")
+endif()

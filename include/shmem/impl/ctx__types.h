@@ -40,6 +40,8 @@ struct shmemi_ctx {
     int team_stride;
     int team_n_pes;
     int reserved;
+    /* The network transport's state for this context (host code only; NULL without one). */
+    void *transport;
 };
 
 #endif

@@ -212,15 +212,27 @@ static shmemi_status_t ipc_local_copy(void *dest, const void *source, size_t len
     return ipc_copy("copying heap memory", dest, source, len);
 }
 
-static shmemi_status_t ipc_put(void *dest, const void *source, size_t len, int pe) {
-    void *r = shmemi_ipc_translate(dest, pe);
+/* The device address of (segment, offset) on PE pe: only the heap (segment 0) is GPU memory. */
+static void *ipc_remote(int segment, size_t offset, size_t len, int pe) {
+    char *base = shmemi_ipc_peer_base(pe);
+    if (segment != 0 || !base || offset > local_size || len > local_size - offset)
+        return NULL;
+    return base + offset;
+}
+
+static shmemi_status_t ipc_put(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                               const void *source, size_t len, int pe) {
+    (void)tctx;
+    void *r = ipc_remote(segment, offset, len, pe);
     if (!r)
         return SHMEMI_ERR_INVALID;
     return ipc_copy("put", r, source, len);
 }
 
-static shmemi_status_t ipc_get(void *dest, const void *source, size_t len, int pe) {
-    const void *r = shmemi_ipc_translate(source, pe);
+static shmemi_status_t ipc_get(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
+                               size_t len, int pe) {
+    (void)tctx;
+    const void *r = ipc_remote(segment, offset, len, pe);
     if (!r)
         return SHMEMI_ERR_INVALID;
     return ipc_copy("get", dest, r, len);
@@ -266,13 +278,9 @@ __global__ void ipc_amo_kernel(int op, T *dest, T *fetch, T operand, T compare) 
 }
 
 template <typename T>
-static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, void *fetch_p,
-                                     const void *operand, const void *compare) {
-    T v = 0, c = 0;
-    if (operand)
-        memcpy(&v, operand, sizeof(T));
-    if (compare)
-        memcpy(&c, compare, sizeof(T));
+static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, uint64_t *fetch_p,
+                                     uint64_t operand, uint64_t compare) {
+    T v = (T)operand, c = (T)compare;
     T old = 0;
     pthread_mutex_lock(&amo_lock);
     ipc_amo_kernel<T><<<1, 1, 0, copy_stream>>>((int)op, (T *)r, (T *)amo_fetch, v, c);
@@ -283,13 +291,15 @@ static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, void *fetch_p,
     if (st != SHMEMI_OK)
         return st;
     if (fetch_p)
-        memcpy(fetch_p, &old, sizeof(T));
+        *fetch_p = (uint64_t)old;
     return SHMEMI_OK;
 }
 
-static shmemi_status_t ipc_amo(shmemi_amo_op_t op, void *dest, void *fetch_p, const void *operand,
-                               const void *compare, size_t size, int pe) {
-    void *r = shmemi_ipc_translate(dest, pe);
+static shmemi_status_t ipc_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op, int segment,
+                               size_t offset, uint64_t *fetch_p, uint64_t operand, uint64_t compare,
+                               size_t size, int pe) {
+    (void)tctx;
+    void *r = ipc_remote(segment, offset, size, pe);
     if (!r)
         return SHMEMI_ERR_INVALID;
     if (size == 4)
@@ -302,7 +312,8 @@ static shmemi_status_t ipc_amo(shmemi_amo_op_t op, void *dest, void *fetch_p, co
 /* Host copies and AMOs above are synchronous, so quiet only drains the copy stream. It never
  * waits for kernels: a host barrier may run while a kernel waits for what the host does after it
  * (shmem_finalize synchronizes the device before its last barrier, src/device/state.cu). */
-static shmemi_status_t ipc_quiet(void) {
+static shmemi_status_t ipc_quiet(shmemi_transport_ctx_t *tctx) {
+    (void)tctx;
     return ipc_check("quiet", gpu_stream_synchronize(copy_stream)) ? SHMEMI_ERR_IO : SHMEMI_OK;
 }
 
@@ -310,6 +321,7 @@ static shmemi_status_t ipc_quiet(void) {
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .name = "ipc",
+    .flags = SHMEMI_TRANSPORT_MAPPING,
     .host_loadable = 0,
     .init = ipc_init,
     .finalize = ipc_finalize,
@@ -320,14 +332,27 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .segment_destroy = ipc_segment_destroy,
     .local_fill = ipc_local_fill,
     .local_copy = ipc_local_copy,
+    .can_reach = shmemi_transport_unsupported_can_reach,
+    .address_get = shmemi_transport_unsupported_address_get,
+    .peers_set = shmemi_transport_unsupported_peers_set,
+    .mem_register = shmemi_transport_unsupported_mem_register,
+    .mem_peer = shmemi_transport_unsupported_mem_peer,
+    .mem_deregister = shmemi_transport_unsupported_mem_deregister,
+    .ctx_create = shmemi_transport_no_ctx_create,
+    .ctx_destroy = shmemi_transport_no_ctx_destroy,
     .put = ipc_put,
+    .put_nbi = ipc_put,
     .get = ipc_get,
+    .get_nbi = ipc_get,
     .amo = ipc_amo,
+    .put_signal = shmemi_transport_unsupported_put_signal,
+    .fence = shmemi_transport_unsupported_fence,
     .quiet = ipc_quiet,
+    .progress = shmemi_transport_no_progress,
 };
 #endif
 
-/* The heap of a GPU build lives in GPU memory. */
+/* The heap of a GPU build lives in GPU memory: a mapping transport that is not host_loadable. */
 __attribute__((constructor)) static void ipc_select(void) {
-    shmemi_heap_transport_set(&shmemi_transport_ipc_ops);
+    shmemi_transport_register(&shmemi_transport_ipc_ops);
 }

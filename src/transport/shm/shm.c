@@ -197,13 +197,15 @@ static shmemi_status_t shm_local_copy(void *dest, const void *source, size_t len
 }
 
 /* Peers are mapped, so every access is a load or store: nothing to complete. */
-static shmemi_status_t shm_quiet(void) {
+static shmemi_status_t shm_quiet(shmemi_transport_ctx_t *tctx) {
+    (void)tctx;
     shmemi_full_fence();
     return SHMEMI_OK;
 }
 
 const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .name = "shm",
+    .flags = SHMEMI_TRANSPORT_MAPPING,
     .host_loadable = 1,
     .init = shm_init,
     .finalize = shm_finalize,
@@ -214,8 +216,21 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .segment_destroy = shm_segment_destroy,
     .local_fill = shm_local_fill,
     .local_copy = shm_local_copy,
+    .can_reach = shmemi_transport_unsupported_can_reach,
+    .address_get = shmemi_transport_unsupported_address_get,
+    .peers_set = shmemi_transport_unsupported_peers_set,
+    .mem_register = shmemi_transport_unsupported_mem_register,
+    .mem_peer = shmemi_transport_unsupported_mem_peer,
+    .mem_deregister = shmemi_transport_unsupported_mem_deregister,
+    .ctx_create = shmemi_transport_no_ctx_create,
+    .ctx_destroy = shmemi_transport_no_ctx_destroy,
     .put = shmemi_transport_unsupported_put,
+    .put_nbi = shmemi_transport_unsupported_put,
     .get = shmemi_transport_unsupported_get,
+    .get_nbi = shmemi_transport_unsupported_get,
     .amo = shmemi_transport_unsupported_amo,
+    .put_signal = shmemi_transport_unsupported_put_signal,
+    .fence = shmemi_transport_unsupported_fence,
     .quiet = shm_quiet,
+    .progress = shmemi_transport_no_progress,
 };

@@ -1,0 +1,272 @@
+/* Routes: the node of every PE, which peers this PE maps, and the network transport for the rest.
+ * The one place that decides how a PE is reached; every API family asks it (shmemi_ptr for the
+ * load/store path, shmemi_route_transport otherwise). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shmemi.h"
+#include "env.h"
+#include "internal.h"
+
+shmemi_route_t *shmemi_routes;
+int shmemi_n_nodes;
+shmemi_transport_ctx_t *shmemi_net_ctx_default;
+
+/* The transport that will serve the peers this PE does not map; set before segments exist. */
+static int need_network;
+static const shmemi_transport_ops_t *net_ops;
+static int net_registered[SHMEMI_MAX_SEGMENTS];
+
+#define NODE_NAME_SIZE 72
+
+static void node_name(char name[NODE_NAME_SIZE]) {
+    memset(name, 0, NODE_NAME_SIZE);
+    const char *set = getenv("SHMEM_NODE_NAME");
+    if (set && set[0])
+        snprintf(name, NODE_NAME_SIZE, "%s", set);
+    else if (gethostname(name, NODE_NAME_SIZE - 1) != 0)
+        snprintf(name, NODE_NAME_SIZE, "(unknown host)");
+}
+
+void shmemi_route_nodes(const char *call) {
+    int me = shmemi_state.my_pe, n = shmemi_state.n_pes;
+    char(*names)[NODE_NAME_SIZE] = calloc((size_t)n, NODE_NAME_SIZE);
+    shmemi_routes = calloc((size_t)n, sizeof(*shmemi_routes));
+    if (!names || !shmemi_routes)
+        shmemi_fatal(call, "out of memory for the routes to %d PEs", n);
+    char mine[NODE_NAME_SIZE];
+    node_name(mine);
+    if (shmemi_bootstrap->allgather(mine, names, NODE_NAME_SIZE) != SHMEMI_OK)
+        shmemi_fatal(call, "the bootstrap's exchange of node names failed");
+    int disable_p2p = shmemi_env_bool("SHMEM_DISABLE_P2P");
+    if (disable_p2p < 0)
+        shmemi_fatal(call, "SHMEM_DISABLE_P2P='%s' is not 0 or 1", getenv("SHMEM_DISABLE_P2P"));
+    shmemi_n_nodes = 0;
+    need_network = 0;
+    for (int pe = 0; pe < n; pe++) {
+        int node = -1;
+        for (int q = 0; q < pe && node < 0; q++)
+            if (strcmp(names[q], names[pe]) == 0)
+                node = shmemi_routes[q].node;
+        shmemi_routes[pe].node = node < 0 ? shmemi_n_nodes++ : node;
+    }
+    for (int pe = 0; pe < n; pe++) {
+        int same_node = shmemi_routes[pe].node == shmemi_routes[me].node;
+        shmemi_routes[pe].mapped = pe == me || (same_node && disable_p2p != 1);
+        need_network |= !shmemi_routes[pe].mapped;
+    }
+    /* The network's atomics need not be atomic with the CPU's (NIC atomics are not): once any PE
+     * is reached over the network, every AMO of the job goes through it, also to this node's PEs
+     * and to this PE itself (docs/memory_model.md, "Atomicity across paths"). Every PE takes the
+     * same decision: a job needs the network when its PEs span nodes or P2P is disabled. */
+    int job_network = shmemi_n_nodes > 1 || (disable_p2p == 1 && n > 1);
+    for (int pe = 0; pe < n; pe++)
+        shmemi_routes[pe].amo_net = (uint8_t)job_network;
+    need_network = job_network;
+    free(names);
+    shmemi_debug_log("routes: %d nodes, this PE on node %d, network %s", shmemi_n_nodes,
+                     shmemi_routes[me].node, need_network ? "needed" : "not needed");
+}
+
+/* ---- the exchange of blobs of any size ------------------------------------------------------ */
+
+/* Allgathers one blob of any length per PE: the lengths first, then every blob padded to the
+ * longest. *all_p holds n_pes slots of *stride_p bytes; lens the true lengths. */
+static void allgather_blobs(const char *call, const char *what, const void *blob, size_t len,
+                            unsigned char **all_p, size_t *stride_p, size_t *lens) {
+    int n = shmemi_state.n_pes;
+    uint64_t mine = len, *all_lens = calloc((size_t)n, sizeof(uint64_t));
+    if (!all_lens)
+        shmemi_fatal(call, "out of memory for the %s of %d PEs", what, n);
+    if (shmemi_bootstrap->allgather(&mine, all_lens, sizeof(mine)) != SHMEMI_OK)
+        shmemi_fatal(call, "the bootstrap's exchange of %s lengths failed", what);
+    size_t stride = 8;
+    for (int pe = 0; pe < n; pe++) {
+        lens[pe] = (size_t)all_lens[pe];
+        if (lens[pe] > stride)
+            stride = lens[pe];
+    }
+    free(all_lens);
+    stride = (stride + 7) & ~(size_t)7;
+    unsigned char *padded = calloc(1, stride), *all = calloc((size_t)n, stride);
+    if (!padded || !all)
+        shmemi_fatal(call, "out of memory for the %s of %d PEs (%zu bytes each)", what, n, stride);
+    memcpy(padded, blob, len);
+    if (shmemi_bootstrap->allgather(padded, all, stride) != SHMEMI_OK)
+        shmemi_fatal(call, "the bootstrap's exchange of %s failed", what);
+    free(padded);
+    *all_p = all;
+    *stride_p = stride;
+}
+
+/* ---- the progress thread -------------------------------------------------------------------- */
+
+static pthread_t progress_thread;
+static int progress_running;
+static int progress_stop;
+static long progress_interval_us;
+
+static void *progress_main(void *arg) {
+    (void)arg;
+    struct timespec pause = {.tv_sec = progress_interval_us / 1000000,
+                             .tv_nsec = (progress_interval_us % 1000000) * 1000};
+    while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
+        net_ops->progress();
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+static void progress_start(const char *call) {
+    int wanted = shmemi_env_bool("SHMEM_PROGRESS_THREAD");
+    const char *text = getenv("SHMEM_PROGRESS_THREAD");
+    if (wanted < 0)
+        shmemi_fatal(call, "SHMEM_PROGRESS_THREAD='%s' is not 0 or 1", text);
+    if (text == NULL || text[0] == '\0')
+        wanted = (net_ops->flags & SHMEMI_TRANSPORT_NEEDS_PROGRESS) != 0;
+    const char *interval = shmemi_env_get("SHMEM_PROGRESS_INTERVAL");
+    char *end;
+    errno = 0;
+    progress_interval_us = strtol(interval, &end, 10);
+    if (errno || end == interval || *end || progress_interval_us < 1 ||
+        progress_interval_us > 1000000)
+        shmemi_fatal(call,
+                     "SHMEM_PROGRESS_INTERVAL='%s' is not a number of microseconds from 1 to "
+                     "1000000",
+                     interval);
+    if (!wanted)
+        return;
+    progress_stop = 0;
+    int rc = pthread_create(&progress_thread, NULL, progress_main, NULL);
+    if (rc != 0)
+        shmemi_fatal(call, "cannot start the progress thread: %s", strerror(rc));
+    progress_running = 1;
+}
+
+static void progress_end(void) {
+    if (!progress_running)
+        return;
+    __atomic_store_n(&progress_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(progress_thread, NULL);
+    progress_running = 0;
+}
+
+/* ---- the network transport ------------------------------------------------------------------ */
+
+/* The first PE this PE does not map, for messages. */
+static int first_unmapped(void) {
+    for (int pe = 0; pe < shmemi_state.n_pes; pe++)
+        if (!shmemi_routes[pe].mapped)
+            return pe;
+    return shmemi_state.my_pe;
+}
+
+void shmemi_route_network(const char *call) {
+    if (!need_network)
+        return;
+    int n = shmemi_state.n_pes, far = first_unmapped();
+    if (!shmemi_state.segments[0].ops->host_loadable)
+        shmemi_fatal(call,
+                     "PE %d is on node %d and this PE on node %d (or SHMEM_DISABLE_P2P=1), but "
+                     "the heap is GPU memory, which no network transport of this build reaches "
+                     "(kernels and host calls reach GPUs of one node only)",
+                     far, shmemi_routes[far].node, shmemi_routes[shmemi_state.my_pe].node);
+    char why[512];
+    net_ops = shmemi_transport_plugin_load("ucx", why, sizeof(why));
+    if (net_ops == NULL)
+        shmemi_fatal(call,
+                     "PE %d is on node %d and this PE on node %d (or SHMEM_DISABLE_P2P=1), so "
+                     "it needs a network transport, and none is available: %s",
+                     far, shmemi_routes[far].node, shmemi_routes[shmemi_state.my_pe].node, why);
+    if (net_ops->init() != SHMEMI_OK)
+        shmemi_fatal(call, "network transport %s failed to initialize", net_ops->name);
+
+    size_t *lens = calloc((size_t)n, sizeof(size_t));
+    const void **blobs = calloc((size_t)n, sizeof(void *));
+    if (!lens || !blobs)
+        shmemi_fatal(call, "out of memory for the addresses of %d PEs", n);
+    const void *blob;
+    size_t len, stride;
+    unsigned char *all;
+    if (net_ops->address_get(&blob, &len) != SHMEMI_OK)
+        shmemi_fatal(call, "network transport %s gave no address for this PE", net_ops->name);
+    allgather_blobs(call, "network addresses", blob, len, &all, &stride, lens);
+    for (int pe = 0; pe < n; pe++)
+        blobs[pe] = all + (size_t)pe * stride;
+    if (net_ops->peers_set(blobs, lens) != SHMEMI_OK)
+        shmemi_fatal(call, "network transport %s rejected the peers' addresses", net_ops->name);
+    free(all);
+
+    for (int s = 0; s < shmemi_state.n_segments; s++) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        shmemi_status_t st = net_ops->mem_register(s, seg->local_base, seg->size, &blob, &len);
+        if (st != SHMEMI_OK)
+            shmemi_fatal(call,
+                         "network transport %s cannot register segment %d (%zu bytes at %p; "
+                         "status %d)",
+                         net_ops->name, s, seg->size, (void *)seg->local_base, (int)st);
+        net_registered[s] = 1;
+        allgather_blobs(call, "memory keys", blob, len, &all, &stride, lens);
+        for (int pe = 0; pe < n; pe++)
+            if (pe != shmemi_state.my_pe || shmemi_routes[pe].amo_net)
+                if (net_ops->mem_peer(s, pe, all + (size_t)pe * stride, lens[pe]) != SHMEMI_OK)
+                    shmemi_fatal(call, "the memory key of segment %d from PE %d does not parse", s,
+                                 pe);
+        free(all);
+    }
+    free(lens);
+    free(blobs);
+    for (int pe = 0; pe < n; pe++)
+        if ((!shmemi_routes[pe].mapped || shmemi_routes[pe].amo_net) && !net_ops->can_reach(pe))
+            shmemi_fatal(call, "network transport %s cannot reach PE %d (node %d)", net_ops->name,
+                         pe, shmemi_routes[pe].node);
+    if (net_ops->ctx_create(0, &shmemi_net_ctx_default) != SHMEMI_OK)
+        shmemi_fatal(call, "network transport %s cannot make the default context's state",
+                     net_ops->name);
+    shmemi_transport_net = net_ops;
+    progress_start(call);
+    shmemi_debug_log("network transport %s: %d of %d PEs on other nodes, progress thread %s",
+                     net_ops->name, n - 1, n, progress_running ? "on" : "off");
+}
+
+void shmemi_route_finalize(void) {
+    if (net_ops) {
+        progress_end();
+        shmemi_transport_net = NULL;
+        net_ops->ctx_destroy(shmemi_net_ctx_default);
+        shmemi_net_ctx_default = NULL;
+        for (int s = 0; s < SHMEMI_MAX_SEGMENTS; s++)
+            if (net_registered[s])
+                net_ops->mem_deregister(s);
+        memset(net_registered, 0, sizeof(net_registered));
+        net_ops->finalize();
+        net_ops = NULL;
+        shmemi_transport_plugins_unload();
+    }
+    free(shmemi_routes);
+    shmemi_routes = NULL;
+    shmemi_n_nodes = 0;
+    need_network = 0;
+}
+
+const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const void *addr, int pe,
+                                                     int amo, int *segment_p, size_t *offset_p) {
+    size_t offset;
+    int s = shmemi_segment_of(addr, &offset);
+    if (s < 0)
+        shmemi_fatal(call, "address %p is not symmetric (target PE %d)", addr, pe);
+    *segment_p = s;
+    *offset_p = offset;
+    if (amo && shmemi_routes[pe].amo_net)
+        return shmemi_transport_net;
+    if (shmemi_routes[pe].mapped && !shmemi_state.segments[s].ops->host_loadable)
+        return shmemi_state.segments[s].ops;
+    if (shmemi_transport_net == NULL)
+        shmemi_fatal(call, "PE %d is not reachable: not mapped and no network transport", pe);
+    return shmemi_transport_net;
+}

@@ -1,0 +1,94 @@
+/* The UCX transport (a plug-in, libshmem-ucx.so): UCX's ucp layer, which drives InfiniBand and
+ * RoCE through its verbs transports (rc, dc, ud) on a cluster and TCP and shared memory elsewhere.
+ * Private to src/transport/ucx.
+ *
+ * Objects: one ucp context for the process; one worker, whose address is this PE's address and
+ * which serves the peers' requests (progressed by every library wait and the progress thread);
+ * per OpenSHMEM context a set of endpoints on that worker, made on first use, and the rkeys
+ * unpacked on them. A worker per context would isolate contexts further, but traffic of one
+ * worker then depends on the progress of another that nobody may be driving (a PRIVATE context's
+ * worker can only be progressed by its owner): with UCX 1.13 over TCP a quiet on one worker then
+ * waits forever. */
+#ifndef SHMEMI_TRANSPORT_UCX_H
+#define SHMEMI_TRANSPORT_UCX_H
+
+#include <pthread.h>
+#include <ucp/api/ucp.h>
+
+#include "core/shmemi.h"
+
+/* What the library gave the plug-in: its environment, messages and PE numbers. */
+extern const shmemi_plugin_host_t *ucx_host;
+
+/* Process-wide state (ucx.c). */
+typedef struct {
+    ucp_context_h context;
+    ucp_worker_h worker; /* the default worker */
+    ucp_address_t *address;
+    size_t address_len;
+    /* The peers' worker addresses, copied from the exchange. */
+    unsigned char **peer_address;
+    /* Registered segments: this PE's memory handle and packed blob ({base, rkey}); the peers'
+     * blobs, copied, unpacked per endpoint on first use. */
+    struct {
+        ucp_mem_h memh;
+        void *blob;
+        size_t blob_len;
+        void *rkey_buffer;
+        unsigned char **peer_blob;
+        size_t *peer_blob_len;
+    } seg[SHMEMI_MAX_SEGMENTS];
+    /* Seconds a blocking operation may wait for a peer; 0: forever. */
+    double timeout;
+} ucx_state_t;
+
+extern ucx_state_t ucx;
+
+/* A peer's endpoint on one worker and the rkeys unpacked on it. */
+typedef struct {
+    ucp_ep_h ep;
+    uint64_t remote_base[SHMEMI_MAX_SEGMENTS];
+    ucp_rkey_h rkey[SHMEMI_MAX_SEGMENTS];
+} ucx_peer_t;
+
+/* The state of one OpenSHMEM context (ucx_ctx.c): its own endpoints on the default worker, so
+ * that its quiet flushes only them. */
+struct shmemi_transport_ctx {
+    ucp_worker_h worker;
+    int private_ctx;      /* SHMEM_CTX_PRIVATE: one thread at a time, no lock of ours */
+    pthread_mutex_t lock; /* guards lazy endpoint creation on shared contexts */
+    ucx_peer_t **peers;   /* n_pes pointers, NULL until first use */
+    int *connected;       /* the PEs with an endpoint, in order of connection */
+    int n_connected;
+    struct shmemi_transport_ctx *next; /* every live context, for quiet(NULL) */
+};
+
+/* Parses PE pe's blob for segment s into its base address and packed rkey; -1 when it does not
+ * parse. */
+int ucx_blob_parse(const void *blob, size_t len, uint64_t *base_p, const void **rkey_p,
+                   size_t *rkey_len_p);
+
+/* ucx_ctx.c: the operations of the ops table on contexts. */
+shmemi_status_t ucx_ctx_create(long options, shmemi_transport_ctx_t **tctx_p);
+void ucx_ctx_destroy(shmemi_transport_ctx_t *tctx);
+shmemi_status_t ucx_put(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                        const void *source, size_t len, int pe);
+shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                            const void *source, size_t len, int pe);
+shmemi_status_t ucx_get(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
+                        size_t len, int pe);
+shmemi_status_t ucx_get_nbi(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
+                            size_t len, int pe);
+shmemi_status_t ucx_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op, int segment,
+                        size_t offset, uint64_t *fetch_p, uint64_t operand, uint64_t compare,
+                        size_t size, int pe);
+shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                               const void *source, size_t len, int sig_segment, size_t sig_offset,
+                               shmemi_amo_op_t sig_op, uint64_t signal, int pe);
+shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
+shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
+void ucx_progress(void);
+/* Destroys every context's endpoints and workers (finalize). */
+void ucx_ctx_destroy_all(void);
+
+#endif

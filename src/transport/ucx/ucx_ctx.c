@@ -1,0 +1,381 @@
+/* The UCX transport's contexts: a worker per OpenSHMEM context, endpoints and rkeys made on first
+ * use, and the remote operations. How each keeps the memory model (docs/transports.md):
+ *   put, get             ucp_put_nbx / ucp_get_nbx; blocking forms wait for the request
+ *   AMOs                 ucp_atomic_op_nbx; non-fetching add/and/or/xor are posted
+ *   fence                ucp_worker_fence (it orders every endpoint of the worker: more than one
+ *                        context needs, never less)
+ *   quiet                ucp_ep_flush_nbx on each endpoint of the context, waited for
+ *   put-with-signal      put, ucp_worker_fence, then the signal's AMO */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "transport/ucx/ucx.h"
+
+static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
+static shmemi_transport_ctx_t *contexts;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A peer's endpoint failed (it died, or the network between us went down): the job cannot go on. */
+static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status) {
+    (void)ep;
+    int pe = (int)(intptr_t)arg;
+    if (*ucx_host->closing)
+        return;
+    ucx_host->fatal("network",
+                    "lost the connection to PE %d: %s (the PE died, or the network "
+                    "between the nodes is down)",
+                    pe, ucs_status_string(status));
+}
+
+static void timed_out(const char *what, int pe) {
+    char whom[32] = "every PE";
+    if (pe >= 0)
+        snprintf(whom, sizeof(whom), "PE %d", pe);
+    ucx_host->fatal("network",
+                    "%s (%s) did not complete within %g s (SHMEM_NETWORK_TIMEOUT): a PE stopped "
+                    "making progress, or the network between the nodes is down",
+                    what, whom, ucx.timeout);
+}
+
+/* Waits for req, progressing the worker (which also answers peers waiting for this PE). Fatal,
+ * naming pe, after ucx.timeout seconds. */
+static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const char *what,
+                                    int pe) {
+    if (req == NULL)
+        return SHMEMI_OK;
+    if (UCS_PTR_IS_ERR(req)) {
+        ucx_host->warn("network", "%s to PE %d failed: %s", what, pe,
+                       ucs_status_string(UCS_PTR_STATUS(req)));
+        return SHMEMI_ERR_PEER;
+    }
+    double start = 0;
+    unsigned spins = 0;
+    ucs_status_t st;
+    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+        ucp_worker_progress(t->worker);
+        if ((++spins & 1023) == 0 && ucx.timeout > 0) {
+            double clock = now();
+            if (start == 0)
+                start = clock;
+            else if (clock - start > ucx.timeout)
+                timed_out(what, pe);
+        }
+    }
+    ucp_request_free(req);
+    if (st != UCS_OK) {
+        ucx_host->warn("network", "%s to PE %d failed: %s", what, pe, ucs_status_string(st));
+        return SHMEMI_ERR_PEER;
+    }
+    return SHMEMI_OK;
+}
+
+/* A request of a non-blocking operation: completes at quiet (the flush), so it is released now. */
+static shmemi_status_t post_request(void *req, const char *what, int pe) {
+    if (req == NULL)
+        return SHMEMI_OK;
+    if (UCS_PTR_IS_ERR(req)) {
+        ucx_host->warn("network", "%s to PE %d failed: %s", what, pe,
+                       ucs_status_string(UCS_PTR_STATUS(req)));
+        return SHMEMI_ERR_PEER;
+    }
+    ucp_request_free(req);
+    return SHMEMI_OK;
+}
+
+shmemi_status_t ucx_ctx_create(long options, shmemi_transport_ctx_t **tctx_p) {
+    shmemi_transport_ctx_t *t = calloc(1, sizeof(*t));
+    if (t)
+        t->peers = calloc((size_t)ucx_host->n_pes, sizeof(*t->peers));
+    if (t && t->peers)
+        t->connected = calloc((size_t)ucx_host->n_pes, sizeof(*t->connected));
+    if (!t || !t->peers || !t->connected) {
+        if (t)
+            free(t->peers);
+        free(t);
+        return SHMEMI_ERR_NOMEM;
+    }
+    t->worker = ucx.worker;
+    t->private_ctx = (options & SHMEM_CTX_PRIVATE) != 0;
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_mutex_lock(&contexts_lock);
+    t->next = contexts;
+    contexts = t;
+    pthread_mutex_unlock(&contexts_lock);
+    *tctx_p = t;
+    return SHMEMI_OK;
+}
+
+static void peer_destroy(shmemi_transport_ctx_t *t, int pe) {
+    ucx_peer_t *p = t->peers[pe];
+    if (!p)
+        return;
+    for (int s = 0; s < SHMEMI_MAX_SEGMENTS; s++)
+        if (p->rkey[s])
+            ucp_rkey_destroy(p->rkey[s]);
+    ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                 .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    void *req = ucp_ep_close_nbx(p->ep, &param);
+    if (req && !UCS_PTR_IS_ERR(req)) {
+        while (ucp_request_check_status(req) == UCS_INPROGRESS)
+            ucp_worker_progress(t->worker);
+        ucp_request_free(req);
+    }
+    free(p);
+    t->peers[pe] = NULL;
+}
+
+void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
+    if (!t)
+        return;
+    pthread_mutex_lock(&contexts_lock);
+    for (shmemi_transport_ctx_t **p = &contexts; *p; p = &(*p)->next)
+        if (*p == t) {
+            *p = t->next;
+            break;
+        }
+    pthread_mutex_unlock(&contexts_lock);
+    for (int i = 0; i < t->n_connected; i++)
+        peer_destroy(t, t->connected[i]);
+    pthread_mutex_destroy(&t->lock);
+    free(t->connected);
+    free(t->peers);
+    free(t);
+}
+
+void ucx_ctx_destroy_all(void) {
+    while (contexts)
+        ucx_ctx_destroy(contexts);
+}
+
+/* The endpoint to pe on context t, made on first use. */
+static ucx_peer_t *peer_get(shmemi_transport_ctx_t *t, int pe) {
+    ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
+    if (__builtin_expect(p != NULL, 1))
+        return p;
+    if (pe < 0 || pe >= ucx_host->n_pes || !ucx.peer_address || !ucx.peer_address[pe])
+        return NULL;
+    if (!t->private_ctx)
+        pthread_mutex_lock(&t->lock);
+    p = t->peers[pe];
+    if (p == NULL && (p = calloc(1, sizeof(*p))) != NULL) {
+        /* Failures of peers are detected, which excludes transports that cannot (UCX's self
+         * transport among them): the endpoint to this PE itself then takes the same path as the
+         * peers', so its AMOs are atomic with theirs (self's CPU atomics are not atomic with the
+         * target-side emulation of AMOs over TCP). */
+        ucp_ep_params_t params = {
+            .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                          UCP_EP_PARAM_FIELD_ERR_HANDLER,
+            .address = (const ucp_address_t *)ucx.peer_address[pe],
+            .err_mode = UCP_ERR_HANDLING_MODE_PEER,
+            .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)pe},
+        };
+        ucs_status_t st = ucp_ep_create(t->worker, &params, &p->ep);
+        if (st != UCS_OK) {
+            ucx_host->warn("network", "cannot connect to PE %d: %s", pe, ucs_status_string(st));
+            free(p);
+            p = NULL;
+        } else {
+            t->connected[t->n_connected] = pe;
+            __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
+            __atomic_store_n(&t->peers[pe], p, __ATOMIC_RELEASE);
+        }
+    }
+    if (!t->private_ctx)
+        pthread_mutex_unlock(&t->lock);
+    return p;
+}
+
+/* The rkey of pe's segment s on p's endpoint, unpacked on first use; sets *addr_p to the remote
+ * address of offset. NULL when pe's blob for s does not unpack. */
+static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size_t offset, int pe,
+                           uint64_t *addr_p) {
+    ucp_rkey_h rkey = __atomic_load_n(&p->rkey[s], __ATOMIC_ACQUIRE);
+    if (__builtin_expect(rkey == NULL, 0)) {
+        if (!t->private_ctx)
+            pthread_mutex_lock(&t->lock);
+        rkey = p->rkey[s];
+        uint64_t base;
+        const void *packed;
+        size_t packed_len;
+        if (rkey == NULL && s >= 0 && s < SHMEMI_MAX_SEGMENTS && ucx.seg[s].peer_blob &&
+            ucx_blob_parse(ucx.seg[s].peer_blob[pe], ucx.seg[s].peer_blob_len[pe], &base, &packed,
+                           &packed_len) == 0) {
+            ucs_status_t st = ucp_ep_rkey_unpack(p->ep, packed, &rkey);
+            if (st != UCS_OK) {
+                ucx_host->warn("network",
+                               "the memory key of PE %d's segment %d does not unpack: %s", pe, s,
+                               ucs_status_string(st));
+                rkey = NULL;
+            } else {
+                p->remote_base[s] = base;
+                __atomic_store_n(&p->rkey[s], rkey, __ATOMIC_RELEASE);
+            }
+        }
+        if (!t->private_ctx)
+            pthread_mutex_unlock(&t->lock);
+        if (rkey == NULL)
+            return NULL;
+    }
+    *addr_p = p->remote_base[s] + offset;
+    return rkey;
+}
+
+/* The endpoint, rkey and remote address of (segment, offset) on pe, or SHMEMI_ERR_PEER. */
+#define TARGET(t, pe, segment, offset)                                                             \
+    ucx_peer_t *p = peer_get((t), (pe));                                                           \
+    uint64_t raddr = 0;                                                                            \
+    ucp_rkey_h rkey = p ? rkey_get((t), p, (segment), (offset), (pe), &raddr) : NULL;              \
+    if (rkey == NULL)                                                                              \
+        return SHMEMI_ERR_PEER;
+
+shmemi_status_t ucx_put(shmemi_transport_ctx_t *t, int segment, size_t offset, const void *source,
+                        size_t len, int pe) {
+    TARGET(t, pe, segment, offset);
+    ucp_request_param_t param = {0};
+    return wait_request(t, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
+}
+
+shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                            const void *source, size_t len, int pe) {
+    TARGET(t, pe, segment, offset);
+    ucp_request_param_t param = {0};
+    return post_request(ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
+}
+
+shmemi_status_t ucx_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
+                        size_t len, int pe) {
+    TARGET(t, pe, segment, offset);
+    ucp_request_param_t param = {0};
+    return wait_request(t, ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
+}
+
+shmemi_status_t ucx_get_nbi(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
+                            size_t len, int pe) {
+    TARGET(t, pe, segment, offset);
+    ucp_request_param_t param = {0};
+    return post_request(ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
+}
+
+shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segment, size_t offset,
+                        uint64_t *fetch_p, uint64_t operand, uint64_t compare, size_t size,
+                        int pe) {
+    TARGET(t, pe, segment, offset);
+    ucp_atomic_op_t opcode;
+    int fetching = fetch_p != NULL;
+    switch (op) {
+    case SHMEMI_AMO_FETCH:
+        opcode = UCP_ATOMIC_OP_OR;
+        operand = 0;
+        fetching = 1;
+        break;
+    case SHMEMI_AMO_SET:
+    case SHMEMI_AMO_SWAP:
+        opcode = UCP_ATOMIC_OP_SWAP;
+        fetching = 1;
+        break;
+    case SHMEMI_AMO_CSWAP:
+        opcode = UCP_ATOMIC_OP_CSWAP;
+        fetching = 1;
+        break;
+    case SHMEMI_AMO_ADD:
+        opcode = UCP_ATOMIC_OP_ADD;
+        break;
+    case SHMEMI_AMO_AND:
+        opcode = UCP_ATOMIC_OP_AND;
+        break;
+    case SHMEMI_AMO_OR:
+        opcode = UCP_ATOMIC_OP_OR;
+        break;
+    case SHMEMI_AMO_XOR:
+        opcode = UCP_ATOMIC_OP_XOR;
+        break;
+    default:
+        return SHMEMI_ERR_INVALID;
+    }
+    if (size != 4 && size != 8)
+        return SHMEMI_ERR_UNSUPPORTED;
+    /* Little-endian: a 4-byte value is the first 4 bytes of the 8-byte word. Compare-and-swap
+     * takes the compared value in buffer and the new one in the reply buffer. */
+    uint64_t value = operand, reply = 0;
+    if (op == SHMEMI_AMO_CSWAP) {
+        value = compare;
+        reply = operand;
+    }
+    ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+                                 .datatype = ucp_dt_make_contig(size)};
+    if (fetching) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        param.reply_buffer = &reply;
+    }
+    void *req = ucp_atomic_op_nbx(p->ep, opcode, &value, 1, raddr, rkey, &param);
+    if (!fetching)
+        return post_request(req, "atomic", pe);
+    shmemi_status_t st = wait_request(t, req, "atomic", pe);
+    if (st == SHMEMI_OK && fetch_p)
+        *fetch_p = size == 4 ? (uint64_t)(uint32_t)reply : reply;
+    return st;
+}
+
+shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                               const void *source, size_t len, int sig_segment, size_t sig_offset,
+                               shmemi_amo_op_t sig_op, uint64_t signal, int pe) {
+    shmemi_status_t st = ucx_put(t, segment, offset, source, len, pe);
+    if (st != SHMEMI_OK)
+        return st;
+    st = ucx_fence(t, pe);
+    if (st != SHMEMI_OK)
+        return st;
+    return ucx_amo(t, sig_op, sig_segment, sig_offset, NULL, signal, 0, sizeof(uint64_t), pe);
+}
+
+shmemi_status_t ucx_fence(shmemi_transport_ctx_t *t, int pe) {
+    (void)pe;
+    ucs_status_t st = ucp_worker_fence(t->worker);
+    return st == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER;
+}
+
+/* Completes every operation of the context: a flush of each of its endpoints, issued together
+ * and then waited for. */
+static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
+    int n = __atomic_load_n(&t->n_connected, __ATOMIC_ACQUIRE);
+    void *stack[16], **reqs = n <= 16 ? stack : malloc((size_t)n * sizeof(void *));
+    if (!reqs)
+        return SHMEMI_ERR_NOMEM;
+    ucp_request_param_t param = {0};
+    for (int i = 0; i < n; i++)
+        reqs[i] = ucp_ep_flush_nbx(t->peers[t->connected[i]]->ep, &param);
+    shmemi_status_t result = SHMEMI_OK;
+    for (int i = 0; i < n; i++) {
+        shmemi_status_t st = wait_request(t, reqs[i], "quiet", t->connected[i]);
+        if (st != SHMEMI_OK)
+            result = st;
+    }
+    if (reqs != stack)
+        free(reqs);
+    return result;
+}
+
+shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
+    if (t)
+        return flush(t);
+    shmemi_status_t result = SHMEMI_OK;
+    pthread_mutex_lock(&contexts_lock);
+    for (shmemi_transport_ctx_t *c = contexts; c; c = c->next) {
+        shmemi_status_t st = flush(c);
+        if (st != SHMEMI_OK)
+            result = st;
+    }
+    pthread_mutex_unlock(&contexts_lock);
+    return result;
+}
+
+void ucx_progress(void) {
+    ucp_worker_progress(ucx.worker);
+}
