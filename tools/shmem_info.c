@@ -8,11 +8,18 @@
 #include "core/env.h"
 
 int main(int argc, char **argv) {
-    (void)argv;
-    if (argc > 1) {
-        printf("usage: shmem_info\nPrints the version, platform, transports, heap size and every "
-               "environment variable of libshmem with its value and default.\n");
+    if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        printf("shmem_info (libshmem) %s, platform %s, OpenSHMEM %d.%d\n", SHMEM_VERSION_STRING,
+               SHMEM_PLATFORM_NAME, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
         return 0;
+    }
+    if (argc > 1) {
+        int help = strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0;
+        fprintf(
+            help ? stdout : stderr,
+            "usage: shmem_info [--version]\nPrints the version, platform, transports, heap size "
+            "and every environment variable of libshmem with its value and default.\n");
+        return help ? 0 : 2;
     }
     int major, minor;
     char name[SHMEM_MAX_NAME_LEN];

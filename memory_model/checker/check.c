@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void check_print_error(const litmus_error_t *err) {
     if (err->line > 0)
@@ -11,6 +12,9 @@ void check_print_error(const litmus_error_t *err) {
         fprintf(stderr, "%s: error: %s\n", err->file, err->msg);
 }
 
+/* The model of a test: ../shmem.bell and ../shmem.cat next to it (the source tree's litmus/),
+ * else those of an installation (share/libshmem/ beside the tool's bin/), else those of the
+ * source tree the tool was built from. */
 void check_default_model(const char *test_path, char *bell, char *cat, size_t cap) {
     const char *slash = strrchr(test_path, '/');
     int dirlen = slash ? (int)(slash - test_path) : 0;
@@ -19,6 +23,29 @@ void check_default_model(const char *test_path, char *bell, char *cat, size_t ca
         dirlen = 1;
     snprintf(bell, cap, "%.*s/../shmem.bell", dirlen, dir);
     snprintf(cat, cap, "%.*s/../shmem.cat", dirlen, dir);
+    if (access(bell, R_OK) == 0 && access(cat, R_OK) == 0)
+        return;
+    char exe[1024];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *bin = strrchr(exe, '/');
+        if (bin) {
+            *bin = '\0';
+            char b[1200], c[1200];
+            snprintf(b, sizeof b, "%s/../" SHMEM_LITMUS_DATADIR "/shmem.bell", exe);
+            snprintf(c, sizeof c, "%s/../" SHMEM_LITMUS_DATADIR "/shmem.cat", exe);
+            if (access(b, R_OK) == 0 && access(c, R_OK) == 0) {
+                snprintf(bell, cap, "%s", b);
+                snprintf(cat, cap, "%s", c);
+                return;
+            }
+        }
+    }
+    if (access(SHMEM_LITMUS_SOURCE_DIR "/shmem.bell", R_OK) == 0) {
+        snprintf(bell, cap, "%s", SHMEM_LITMUS_SOURCE_DIR "/shmem.bell");
+        snprintf(cat, cap, "%s", SHMEM_LITMUS_SOURCE_DIR "/shmem.cat");
+    }
 }
 
 static void print_prop(FILE *out, const litmus_test_t *t, int i, int above) {

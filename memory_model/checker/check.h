@@ -21,7 +21,8 @@ void check_state_text(const litmus_test_t *t, const exec_outcome_t *o, const int
 /* Prints an error as FILE:LINE:COL: error: MESSAGE. */
 void check_print_error(const litmus_error_t *err);
 
-/* The default model files: ../shmem.bell and ../shmem.cat relative to the test's folder. */
+/* The default model files: ../shmem.bell and ../shmem.cat relative to the test's folder, else
+ * the installed ones (share/libshmem/), else the source tree's. */
 void check_default_model(const char *test_path, char *bell, char *cat, size_t cap);
 
 #endif

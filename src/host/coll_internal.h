@@ -165,6 +165,9 @@ static inline void shmemi_coll_check_args(const char *call, shmemi_team_state_t 
 void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, const void *b,
                                size_t blen, int same_ok);
 
+/* Fatal, naming the argument what ("dest", "source"), unless addr is symmetric memory. */
+void shmemi_coll_check_symmetric(const char *call, const void *addr, const char *what);
+
 /* One step of a collective's wait (src/host/relax.h: spin, yield or sleep). */
 void shmemi_coll_relax(unsigned *spins);
 

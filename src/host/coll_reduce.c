@@ -124,6 +124,9 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
             memcpy(dest, source, nbytes);
         return;
     }
+    /* Every member reads the others' source and dest: name the one that is not symmetric. */
+    shmemi_coll_check_symmetric(call, dest, "dest");
+    shmemi_coll_check_symmetric(call, source, "source");
     int p = 1;
     while (p * 2 <= n)
         p *= 2;

@@ -1,5 +1,6 @@
 /* Teams and the machinery every collective shares: the token channels, the dissemination barrier,
  * the small all-gather used for argument checks, and the set-up at shmem_init. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -187,6 +188,15 @@ void shmemi_coll_check_overlap(const char *call, const void *a, size_t alen, con
         return;
     if (a0 < b0 + blen && b0 < a0 + alen)
         shmemi_fatal(call, "dest [%p, +%zu) and source [%p, +%zu) overlap", a, alen, b, blen);
+}
+
+void shmemi_coll_check_symmetric(const char *call, const void *addr, const char *what) {
+    size_t offset;
+    if (__builtin_expect(shmemi_segment_of(addr, &offset) < 0, 0))
+        shmemi_fatal(call,
+                     "%s %p is not symmetric: it must be on the symmetric heap (shmem_malloc) or a "
+                     "global or static variable, not on the stack or from malloc",
+                     what, addr);
 }
 
 void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
@@ -545,10 +555,11 @@ static int env_choice(const char *name, const char *const *choices, int n_choice
     for (int i = 0; i < n_choices; i++)
         if (strcmp(v, choices[i]) == 0)
             return i;
-    shmemi_fatal("shmem_init",
-                 "%s=%s is not one of the known algorithms (see "
-                 "docs/collectives.md)",
-                 name, v);
+    char valid[128] = "";
+    for (int i = 0; i < n_choices; i++)
+        snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s", i ? ", " : "",
+                 choices[i]);
+    shmemi_fatal("shmem_init", "%s=%s is not a known algorithm; valid values: %s", name, v, valid);
 }
 
 static size_t env_size(const char *name, size_t fallback) {

@@ -56,6 +56,10 @@ int main(int argc, char **argv) {
         /* dest on the stack: not symmetric, also where the algorithm would not touch it. */
         long local[4];
         shmem_long_broadcast(SHMEM_TEAM_WORLD, local, buf, 4, 0);
+    } else if (strcmp(what, "stack_dest") == 0) {
+        long dest[4];
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dest, buf, 4);
+        printf("%ld\n", dest[0]);
     } else if (strcmp(what, "not_in_set") == 0) {
         shmem_barrier(1, 0, n - 1, psync);
     } else if (strcmp(what, "destroy_world") == 0) {

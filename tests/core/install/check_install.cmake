@@ -23,7 +23,12 @@ set(P ${WORK_DIR}/moved)
 foreach(f bin/shmemrun bin/oshrun bin/oshcc bin/oshc++ bin/shmem_info bin/shmem-litmus
           include/shmem.h include/shmemx.h include/shmem/setup.h include/shmem/config.h lib/libshmem.so
           lib/pkgconfig/shmem.pc lib/cmake/shmem/shmemConfig.cmake share/man/man1/shmemrun.1
-          share/man/man1/oshcc.1 share/man/man1/shmem_info.1)
+          share/man/man1/oshcc.1 share/man/man1/shmem_info.1 share/man/man1/shmem-litmus.1
+          share/man/man3/shmem_putmem.3 share/man/man3/shmem_put.3
+          share/man/man3/shmem_int_sum_reduce.3 share/man/man3/shmemx_ctx_signal_wait_until.3
+          share/man/man3/shmemx_putmem_nbi_block.3 share/libshmem/shmem.bell
+          share/libshmem/shmem.cat share/libshmem/litmus/expected.kinds
+          lib/pkgconfig/shmem-nvcc.pc bin/shmem-litmus)
   if(NOT EXISTS ${P}/${f})
     message(FATAL_ERROR "missing ${P}/${f}")
   endif()
@@ -66,6 +71,42 @@ run(${P}/bin/oshc++ ${SOURCE_DIR}/hello.cc -o hello_oshcxx)
 run(${P}/bin/oshrun -n 2 ./hello_oshcxx)
 if(NOT out MATCHES "C\\+\\+ PE 1 of 2")
   message(FATAL_ERROR "hello_oshcxx printed:\n${out}")
+endif()
+
+# The wrappers' flags alone, as Open MPI's print them; nvcc's form when the compiler is nvcc.
+run(${P}/bin/oshcc --showme:compile)
+if(NOT out STREQUAL "-I${P}/include\n")
+  message(FATAL_ERROR "oshcc --showme:compile printed '${out}'")
+endif()
+run(${P}/bin/oshc++ --showme:link)
+if(NOT out MATCHES "^-L${P}/lib -Wl,-rpath,${P}/lib -lshmem -pthread\n$")
+  message(FATAL_ERROR "oshc++ --showme:link printed '${out}'")
+endif()
+set(ENV{SHMEM_CXX} nvcc)
+run(${P}/bin/oshc++ --showme:link)
+unset(ENV{SHMEM_CXX})
+if(NOT out MATCHES "^-L${P}/lib -Xlinker -rpath,${P}/lib -lshmem -Xcompiler -pthread\n$")
+  message(FATAL_ERROR "SHMEM_CXX=nvcc oshc++ --showme:link printed '${out}'")
+endif()
+set(ENV{SHMEM_CC} nvcc)
+run(${P}/bin/oshcc --showme -c x.c)
+unset(ENV{SHMEM_CC})
+if(NOT out STREQUAL "nvcc -I${P}/include -c x.c\n")
+  message(FATAL_ERROR "SHMEM_CC=nvcc oshcc --showme -c x.c printed '${out}'")
+endif()
+
+# oshrun without -np says how many PEs it starts.
+execute_process(COMMAND ${P}/bin/oshrun ./hello_oshcc WORKING_DIRECTORY ${WORK_DIR}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "oshrun: no -np given: starting 1 PE")
+  message(FATAL_ERROR "oshrun ./hello_oshcc (${rc}):\n${out}\n${err}")
+endif()
+
+# The installed shmem-litmus finds the installed model for a test anywhere.
+file(COPY ${P}/share/libshmem/litmus/MP+fence+amo.litmus DESTINATION ${WORK_DIR}/mine)
+run(${P}/bin/shmem-litmus check ${WORK_DIR}/mine/MP+fence+amo.litmus)
+if(NOT out MATCHES "Observation MP\\+fence\\+amo Never")
+  message(FATAL_ERROR "shmem-litmus check printed:\n${out}")
 endif()
 
 # pkg-config
