@@ -300,8 +300,12 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
     }
     if (size != 4 && size != 8)
         return SHMEMI_ERR_UNSUPPORTED;
-    /* Little-endian: a 4-byte value is the first 4 bytes of the 8-byte word. */
-    uint64_t value = operand, reply = op == SHMEMI_AMO_CSWAP ? compare : 0;
+    /* Little-endian: a 4-byte value is the first 4 bytes of the 8-byte word. UCP's CSWAP
+     * compares the remote word with the operand buffer and stores the reply buffer's value
+     * (which then receives the old word): the condition goes in value, the new value in
+     * reply. */
+    int cswap = op == SHMEMI_AMO_CSWAP;
+    uint64_t value = cswap ? compare : operand, reply = cswap ? operand : 0;
     ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
                                  .datatype = ucp_dt_make_contig(size)};
     if (fetching) {
