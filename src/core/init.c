@@ -297,11 +297,16 @@ int shmemi_init(const char *call, int requested) {
     return requested;
 }
 
-void shmemi_barrier_internal(void) {
+/* quiet on every context of every transport. */
+static void transports_quiet(void) {
     if (shmemi_transport_local)
         shmemi_transport_local->quiet(NULL);
     if (shmemi_transport_net)
         shmemi_transport_net->quiet(NULL);
+}
+
+void shmemi_barrier_internal(void) {
+    transports_quiet();
     shmemi_full_fence();
     shmemi_bootstrap->barrier();
 }
@@ -314,8 +319,12 @@ void shmemi_finalize(void) {
     }
     shmemi_barrier_internal();
     shmemi_modules_finalize();
-    /* No PE touches another's memory after this barrier. */
-    shmemi_barrier_internal();
+    /* No PE touches another's memory after this barrier; once this PE's network operations are
+     * complete, peers that pass it first may close their endpoints. */
+    transports_quiet();
+    shmemi_transport_plugins_closing();
+    shmemi_full_fence();
+    shmemi_bootstrap->barrier();
     shmemi_state.initialized = 0;
     shmemi_state.finalized = 1;
     shmemi_heap_teardown();

@@ -28,6 +28,9 @@ int shmemi_transport_allowed(const char *name);
 const shmemi_transport_ops_t *shmemi_transport_plugin_load(const char *name, char *why,
                                                            size_t why_size);
 void shmemi_transport_plugins_unload(void);
+/* Tells the plug-ins that this PE's network operations are all complete (shmem_finalize's last
+ * barrier follows), so peers that leave first are no failure. */
+void shmemi_transport_plugins_closing(void);
 
 /* Routes (route.c), in shmem_init's order: the node of every PE and which peers are mapped
  * (before the segments are attached); then, after the segments exist, the network transport

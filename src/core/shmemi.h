@@ -436,6 +436,9 @@ typedef struct shmemi_plugin_host {
     __attribute__((noreturn)) void (*fatal)(const char *call, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
     void (*debug_log)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+    /* Nonzero once shmem_finalize has completed every network operation of this PE: peers may
+     * now close their endpoints, which is no failure. */
+    const volatile int *closing;
 } shmemi_plugin_host_t;
 
 #define SHMEMI_PLUGIN_ABI 1

@@ -59,6 +59,11 @@ static const shmemi_plugin_host_t plugin_host_template = {
     .debug_log = shmemi_debug_log,
 };
 static shmemi_plugin_host_t plugin_host;
+static volatile int plugin_closing;
+
+void shmemi_transport_plugins_closing(void) {
+    plugin_closing = 1;
+}
 static void *plugin_handle;
 
 /* The directory of libshmem.so itself: plug-ins are installed beside it. */
@@ -108,6 +113,8 @@ const shmemi_transport_ops_t *shmemi_transport_plugin_load(const char *name, cha
     plugin_host = plugin_host_template;
     plugin_host.my_pe = shmemi_state.my_pe;
     plugin_host.n_pes = shmemi_state.n_pes;
+    plugin_host.closing = &plugin_closing;
+    plugin_closing = 0;
     const shmemi_transport_ops_t *ops = fn(&plugin_host);
     if (ops == NULL) {
         snprintf(why, why_size, "transport %s cannot run here (see the message above)", name);

@@ -2,10 +2,13 @@
  * RoCE through its verbs transports (rc, dc, ud) on a cluster and TCP and shared memory elsewhere.
  * Private to src/transport/ucx.
  *
- * Objects: one ucp context for the process; the default worker, whose address is this PE's
- * address and which serves the peers' requests (progressed by every library wait and the
- * progress thread); one worker per OpenSHMEM context (the default context uses the default
- * worker), each with its own endpoints, made on first use, and the rkeys unpacked on them. */
+ * Objects: one ucp context for the process; one worker, whose address is this PE's address and
+ * which serves the peers' requests (progressed by every library wait and the progress thread);
+ * per OpenSHMEM context a set of endpoints on that worker, made on first use, and the rkeys
+ * unpacked on them. A worker per context would isolate contexts further, but traffic of one
+ * worker then depends on the progress of another that nobody may be driving (a PRIVATE context's
+ * worker can only be progressed by its owner): with UCX 1.13 over TCP a quiet on one worker then
+ * waits forever. */
 #ifndef SHMEMI_TRANSPORT_UCX_H
 #define SHMEMI_TRANSPORT_UCX_H
 
@@ -48,13 +51,15 @@ typedef struct {
     ucp_rkey_h rkey[SHMEMI_MAX_SEGMENTS];
 } ucx_peer_t;
 
-/* The state of one OpenSHMEM context (ucx_ctx.c). */
+/* The state of one OpenSHMEM context (ucx_ctx.c): its own endpoints on the default worker, so
+ * that its quiet flushes only them. */
 struct shmemi_transport_ctx {
     ucp_worker_h worker;
-    int own_worker; /* 0 for the default context, which uses the default worker */
-    int private_ctx;
-    pthread_mutex_t lock; /* guards lazy endpoint creation */
+    int private_ctx;      /* SHMEM_CTX_PRIVATE: one thread at a time, no lock of ours */
+    pthread_mutex_t lock; /* guards lazy endpoint creation on shared contexts */
     ucx_peer_t **peers;   /* n_pes pointers, NULL until first use */
+    int *connected;       /* the PEs with an endpoint, in order of connection */
+    int n_connected;
     struct shmemi_transport_ctx *next; /* every live context, for quiet(NULL) */
 };
 

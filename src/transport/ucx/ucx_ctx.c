@@ -2,9 +2,11 @@
  * use, and the remote operations. How each keeps the memory model (docs/transports.md):
  *   put, get             ucp_put_nbx / ucp_get_nbx; blocking forms wait for the request
  *   AMOs                 ucp_atomic_op_nbx; non-fetching add/and/or/xor are posted
- *   fence                ucp_worker_fence on the context's worker (all its endpoints)
- *   quiet                ucp_worker_flush_nbx on the context's worker, waited for
+ *   fence                ucp_worker_fence (it orders every endpoint of the worker: more than one
+ *                        context needs, never less)
+ *   quiet                ucp_ep_flush_nbx on each endpoint of the context, waited for
  *   put-with-signal      put, ucp_worker_fence, then the signal's AMO */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,7 +15,6 @@
 
 static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
 static shmemi_transport_ctx_t *contexts;
-static int default_made;
 
 static double now(void) {
     struct timespec ts;
@@ -25,13 +26,26 @@ static double now(void) {
 static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status) {
     (void)ep;
     int pe = (int)(intptr_t)arg;
-    ucx_host->fatal("network", "lost the connection to PE %d: %s (the PE died, or the network "
-                               "between the nodes is down)",
+    if (*ucx_host->closing)
+        return;
+    ucx_host->fatal("network",
+                    "lost the connection to PE %d: %s (the PE died, or the network "
+                    "between the nodes is down)",
                     pe, ucs_status_string(status));
 }
 
-/* Waits for req on the context's worker, progressing the default worker too (a peer may be
- * waiting for this PE's answer meanwhile). Fatal, naming pe, after ucx.timeout seconds. */
+static void timed_out(const char *what, int pe) {
+    char whom[32] = "every PE";
+    if (pe >= 0)
+        snprintf(whom, sizeof(whom), "PE %d", pe);
+    ucx_host->fatal("network",
+                    "%s (%s) did not complete within %g s (SHMEM_NETWORK_TIMEOUT): a PE stopped "
+                    "making progress, or the network between the nodes is down",
+                    what, whom, ucx.timeout);
+}
+
+/* Waits for req, progressing the worker (which also answers peers waiting for this PE). Fatal,
+ * naming pe, after ucx.timeout seconds. */
 static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const char *what,
                                     int pe) {
     if (req == NULL)
@@ -46,17 +60,12 @@ static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const 
     ucs_status_t st;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
         ucp_worker_progress(t->worker);
-        if (t->worker != ucx.worker)
-            ucp_worker_progress(ucx.worker);
         if ((++spins & 1023) == 0 && ucx.timeout > 0) {
             double clock = now();
             if (start == 0)
                 start = clock;
             else if (clock - start > ucx.timeout)
-                ucx_host->fatal("network",
-                                "%s to PE %d did not complete within %g s (SHMEM_NETWORK_TIMEOUT): "
-                                "the PE stopped making progress, or the network is down",
-                                what, pe, ucx.timeout);
+                timed_out(what, pe);
         }
     }
     ucp_request_free(req);
@@ -82,35 +91,20 @@ static shmemi_status_t post_request(void *req, const char *what, int pe) {
 
 shmemi_status_t ucx_ctx_create(long options, shmemi_transport_ctx_t **tctx_p) {
     shmemi_transport_ctx_t *t = calloc(1, sizeof(*t));
-    if (!t)
-        return SHMEMI_ERR_NOMEM;
-    t->peers = calloc((size_t)ucx_host->n_pes, sizeof(*t->peers));
-    if (!t->peers) {
+    if (t)
+        t->peers = calloc((size_t)ucx_host->n_pes, sizeof(*t->peers));
+    if (t && t->peers)
+        t->connected = calloc((size_t)ucx_host->n_pes, sizeof(*t->connected));
+    if (!t || !t->peers || !t->connected) {
+        if (t)
+            free(t->peers);
         free(t);
         return SHMEMI_ERR_NOMEM;
     }
+    t->worker = ucx.worker;
     t->private_ctx = (options & SHMEM_CTX_PRIVATE) != 0;
     pthread_mutex_init(&t->lock, NULL);
     pthread_mutex_lock(&contexts_lock);
-    /* The library makes the default context's state first: it uses the default worker. */
-    if (!default_made) {
-        t->worker = ucx.worker;
-        default_made = 1;
-    } else {
-        ucp_worker_params_t params = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-                                      .thread_mode = t->private_ctx ? UCS_THREAD_MODE_SINGLE
-                                                                    : UCS_THREAD_MODE_MULTI};
-        ucs_status_t st = ucp_worker_create(ucx.context, &params, &t->worker);
-        if (st != UCS_OK) {
-            pthread_mutex_unlock(&contexts_lock);
-            ucx_host->warn("ucx", "creating a context's worker failed: %s",
-                           ucs_status_string(st));
-            free(t->peers);
-            free(t);
-            return SHMEMI_ERR_NOMEM;
-        }
-        t->own_worker = 1;
-    }
     t->next = contexts;
     contexts = t;
     pthread_mutex_unlock(&contexts_lock);
@@ -146,14 +140,11 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
             *p = t->next;
             break;
         }
-    if (t->worker == ucx.worker)
-        default_made = 0;
     pthread_mutex_unlock(&contexts_lock);
-    for (int pe = 0; pe < ucx_host->n_pes; pe++)
-        peer_destroy(t, pe);
-    if (t->own_worker)
-        ucp_worker_destroy(t->worker);
+    for (int i = 0; i < t->n_connected; i++)
+        peer_destroy(t, t->connected[i]);
     pthread_mutex_destroy(&t->lock);
+    free(t->connected);
     free(t->peers);
     free(t);
 }
@@ -161,7 +152,6 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
 void ucx_ctx_destroy_all(void) {
     while (contexts)
         ucx_ctx_destroy(contexts);
-    default_made = 0;
 }
 
 /* The endpoint to pe on context t, made on first use. */
@@ -171,14 +161,19 @@ static ucx_peer_t *peer_get(shmemi_transport_ctx_t *t, int pe) {
         return p;
     if (pe < 0 || pe >= ucx_host->n_pes || !ucx.peer_address || !ucx.peer_address[pe])
         return NULL;
-    pthread_mutex_lock(&t->lock);
+    if (!t->private_ctx)
+        pthread_mutex_lock(&t->lock);
     p = t->peers[pe];
     if (p == NULL && (p = calloc(1, sizeof(*p))) != NULL) {
+        /* Failures of peers are detected (which excludes transports that cannot); the
+         * endpoint to this PE itself cannot fail and may use UCX's self transport, whose AMOs
+         * UCX keeps atomic with the network's (one atomic mode per ucp context). */
         ucp_ep_params_t params = {
             .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                           UCP_EP_PARAM_FIELD_ERR_HANDLER,
             .address = (const ucp_address_t *)ucx.peer_address[pe],
-            .err_mode = UCP_ERR_HANDLING_MODE_PEER,
+            .err_mode =
+                pe == ucx_host->my_pe ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
             .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)pe},
         };
         ucs_status_t st = ucp_ep_create(t->worker, &params, &p->ep);
@@ -187,20 +182,24 @@ static ucx_peer_t *peer_get(shmemi_transport_ctx_t *t, int pe) {
             free(p);
             p = NULL;
         } else {
+            t->connected[t->n_connected] = pe;
+            __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
             __atomic_store_n(&t->peers[pe], p, __ATOMIC_RELEASE);
         }
     }
-    pthread_mutex_unlock(&t->lock);
+    if (!t->private_ctx)
+        pthread_mutex_unlock(&t->lock);
     return p;
 }
 
 /* The rkey of pe's segment s on p's endpoint, unpacked on first use; sets *addr_p to the remote
  * address of offset. NULL when pe's blob for s does not unpack. */
-static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size_t offset,
-                           int pe, uint64_t *addr_p) {
+static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size_t offset, int pe,
+                           uint64_t *addr_p) {
     ucp_rkey_h rkey = __atomic_load_n(&p->rkey[s], __ATOMIC_ACQUIRE);
     if (__builtin_expect(rkey == NULL, 0)) {
-        pthread_mutex_lock(&t->lock);
+        if (!t->private_ctx)
+            pthread_mutex_lock(&t->lock);
         rkey = p->rkey[s];
         uint64_t base;
         const void *packed;
@@ -210,15 +209,17 @@ static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size
                            &packed_len) == 0) {
             ucs_status_t st = ucp_ep_rkey_unpack(p->ep, packed, &rkey);
             if (st != UCS_OK) {
-                ucx_host->warn("network", "the memory key of PE %d's segment %d does not unpack: %s",
-                               pe, s, ucs_status_string(st));
+                ucx_host->warn("network",
+                               "the memory key of PE %d's segment %d does not unpack: %s", pe, s,
+                               ucs_status_string(st));
                 rkey = NULL;
             } else {
                 p->remote_base[s] = base;
                 __atomic_store_n(&p->rkey[s], rkey, __ATOMIC_RELEASE);
             }
         }
-        pthread_mutex_unlock(&t->lock);
+        if (!t->private_ctx)
+            pthread_mutex_unlock(&t->lock);
         if (rkey == NULL)
             return NULL;
     }
@@ -230,7 +231,7 @@ static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size
 #define TARGET(t, pe, segment, offset)                                                             \
     ucx_peer_t *p = peer_get((t), (pe));                                                           \
     uint64_t raddr = 0;                                                                            \
-    ucp_rkey_h rkey = p ? rkey_get((t), p, (segment), (offset), (pe), &raddr) : NULL;             \
+    ucp_rkey_h rkey = p ? rkey_get((t), p, (segment), (offset), (pe), &raddr) : NULL;              \
     if (rkey == NULL)                                                                              \
         return SHMEMI_ERR_PEER;
 
@@ -339,9 +340,25 @@ shmemi_status_t ucx_fence(shmemi_transport_ctx_t *t, int pe) {
     return st == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER;
 }
 
+/* Completes every operation of the context: a flush of each of its endpoints, issued together
+ * and then waited for. */
 static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
+    int n = __atomic_load_n(&t->n_connected, __ATOMIC_ACQUIRE);
+    void *stack[16], **reqs = n <= 16 ? stack : malloc((size_t)n * sizeof(void *));
+    if (!reqs)
+        return SHMEMI_ERR_NOMEM;
     ucp_request_param_t param = {0};
-    return wait_request(t, ucp_worker_flush_nbx(t->worker, &param), "quiet", -1);
+    for (int i = 0; i < n; i++)
+        reqs[i] = ucp_ep_flush_nbx(t->peers[t->connected[i]]->ep, &param);
+    shmemi_status_t result = SHMEMI_OK;
+    for (int i = 0; i < n; i++) {
+        shmemi_status_t st = wait_request(t, reqs[i], "quiet", t->connected[i]);
+        if (st != SHMEMI_OK)
+            result = st;
+    }
+    if (reqs != stack)
+        free(reqs);
+    return result;
 }
 
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
