@@ -89,7 +89,7 @@ def plot_compare(plt, doc, out):
                 pts = [(e["size"], value(e, lib)) for e in rows if value(e, lib)]
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], STYLE[lib], marker="o",
-                            color=f"C{i}", label=f"{k[0]} {k[2]} ({NAME[lib]})")
+                            color=f"C{i}", label=f"{k[0]} {k[1]} {k[2]} ({NAME[lib]})")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("size (bytes)")
