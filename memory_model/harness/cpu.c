@@ -4,7 +4,12 @@
  * and then run their events at once. Each round draws a new assignment of the test's PEs to the
  * job's PEs and of instances to memory slots, and stress threads write and read scratch lines of
  * every PE meanwhile. Plain accesses of the test are relaxed atomic accesses: the same
- * instructions as plain ones on the cpu, without a data race in C. */
+ * instructions as plain ones on the cpu, without a data race in C.
+ *
+ * PEs on other nodes (or every peer, with SHMEM_DISABLE_P2P=1) are not mapped: the start barrier
+ * then counts and polls PE 0's word with AMOs, stress touches the mapped PEs' lines only, PE 0
+ * collects the results with gets, and a test whose plain or bypass access crosses PEs cannot run
+ * (it says so, and gets no result). */
 #include <pthread.h>
 #include <sched.h>
 #include <shmem.h>
@@ -32,11 +37,13 @@ typedef struct cpu {
     long *regs;    /* K x nthreads x PLAN_MAX_REGS registers of this PE's threads */
     long *ctl;     /* K lines: the start barrier of each instance, on PE 0 */
     long *stress;  /* STRESS_LINES lines */
-    long *start0;  /* PE 0's ctl */
+    long *start0;  /* PE 0's ctl; NULL when PE 0 is not mapped */
     long *grp;     /* K x ngroups counters of warp and block calls (process-local) */
     long *mem_of[64];
     long *regs_of[64];
     long *stress_of[64];
+    int mapped[64]; /* the job's PEs this PE maps, stress_of's non-NULL entries */
+    int nmapped;
     shmem_ctx_t ctx[PLAN_NCTX];
     /* This round. */
     int perm[64]; /* the test's PE -> the job's PE */
@@ -188,6 +195,20 @@ static void run_op(cpu_t *c, const plan_op_t *op, int th, int k, int s, long *r,
     }
 }
 
+/* The start barrier of instance k: every thread of the test, on every PE, arrives on PE 0's word
+ * and waits until all have. */
+static void start_barrier(cpu_t *c, int k) {
+    if (c->start0) {
+        __atomic_fetch_add(&c->start0[(size_t)k * LINE], 1, __ATOMIC_ACQ_REL);
+        spin_until(&c->start0[(size_t)k * LINE], c->nthreads);
+        return;
+    }
+    long *word = &c->ctl[(size_t)k * LINE];
+    shmem_long_atomic_add(word, 1, 0);
+    while (shmem_long_atomic_fetch(word, 0) < c->nthreads)
+        sched_yield();
+}
+
 static void *test_thread(void *arg) {
     job_t *j = arg;
     cpu_t *c = j->c;
@@ -196,8 +217,7 @@ static void *test_thread(void *arg) {
     for (int k = 0; k < c->kr; k++) {
         int s = c->slot[k];
         long r[PLAN_MAX_REGS] = {0}, nbi[PLAN_MAX_REGS] = {0};
-        __atomic_fetch_add(&c->start0[(size_t)k * LINE], 1, __ATOMIC_ACQ_REL);
-        spin_until(&c->start0[(size_t)k * LINE], c->nthreads);
+        start_barrier(c, k);
         for (int i = 0; i < nops; i++)
             run_op(c, &p->ops[th][i], th, k, s, r, nbi);
         for (int i = 0; i < nops; i++)
@@ -219,7 +239,8 @@ static void *stress_thread(void *arg) {
     uint64_t seed = __atomic_fetch_add(&c->stress_seed, 0x51ed27u, __ATOMIC_RELAXED);
     for (long i = 0; !__atomic_load_n(&c->stop, __ATOMIC_RELAXED); i++) {
         uint64_t z = harness_rand(&seed);
-        long *line = c->stress_of[z % (uint64_t)c->npes] + ((z >> 16) % STRESS_LINES) * LINE;
+        long *line =
+            c->stress_of[c->mapped[z % (uint64_t)c->nmapped]] + ((z >> 16) % STRESS_LINES) * LINE;
         __atomic_store_n(&line[(z >> 32) % LINE], i, __ATOMIC_RELAXED);
         (void)__atomic_load_n(&line[(z >> 40) % LINE], __ATOMIC_RELAXED);
         /* Yield often: on a machine with fewer cores than threads the test's own threads must
@@ -236,13 +257,17 @@ static void collect(cpu_t *c, harness_counts_t *counts) {
     for (int k = 0; k < c->kr; k++) {
         for (int col = 0; col < p->ncols; col++) {
             int th = p->col_proc[col], id = p->col_id[col];
-            const long *w;
-            if (th >= 0)
-                w = c->regs_of[c->perm[p->thread_pe[th]]] +
-                    ((size_t)k * (size_t)c->nthreads + (size_t)th) * PLAN_MAX_REGS + id;
-            else
-                w = direct(c, loc_addr(c, c->slot[k], id), c->perm[p->loc_home[id]]);
-            row[col] = __atomic_load_n(w, __ATOMIC_RELAXED);
+            long *sym;
+            int pe;
+            if (th >= 0) {
+                pe = c->perm[p->thread_pe[th]];
+                sym = c->regs + ((size_t)k * (size_t)c->nthreads + (size_t)th) * PLAN_MAX_REGS + id;
+            } else {
+                pe = c->perm[p->loc_home[id]];
+                sym = loc_addr(c, c->slot[k], id);
+            }
+            row[col] = c->mem_of[pe] ? __atomic_load_n(direct(c, sym, pe), __ATOMIC_RELAXED)
+                                     : shmem_long_g(sym, pe);
         }
         harness_counts_add(counts, row, 1);
     }
@@ -291,11 +316,23 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p, int prov
         c.mem_of[q] = shmem_ptr(c.mem, q);
         c.regs_of[q] = shmem_ptr(c.regs, q);
         c.stress_of[q] = shmem_ptr(c.stress, q);
-        if (!c.start0 || !c.mem_of[q] || !c.regs_of[q] || !c.stress_of[q]) {
-            fprintf(stderr, "shmem-litmus run: the cpu platform needs PEs that share memory\n");
-            shmem_global_exit(2);
-        }
+        if (c.stress_of[q])
+            c.mapped[c.nmapped++] = q;
     }
+    /* A plain or bypass access to a location of another PE needs load/store between PEs. */
+    for (int th = 0; c.nmapped < c.npes && th < t->nthreads; th++)
+        for (int i = 0; i < p->nops[th]; i++) {
+            const plan_op_t *op = &p->ops[th][i];
+            int direct_access = op->kind == PLAN_PLAIN_ST || op->kind == PLAN_PLAIN_LD ||
+                                op->kind == PLAN_BYPASS_ST || op->kind == PLAN_BYPASS_LD;
+            if (direct_access && op->loc >= 0 && p->loc_home[op->loc] != p->thread_pe[th]) {
+                fprintf(stderr,
+                        "shmem-litmus run: %s: a plain access to another PE's location needs "
+                        "PEs that map each other's memory (one node)\n",
+                        t->name);
+                shmem_global_exit(2);
+            }
+        }
     for (int th = 0; th < t->nthreads; th++) {
         c.group_size[p->thread_block[th]]++;
         c.group_size[LITMUS_MAX_THREADS + p->thread_warp[th]]++;

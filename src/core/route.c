@@ -170,6 +170,12 @@ void shmemi_route_network(const char *call) {
     if (!need_network)
         return;
     int n = shmemi_state.n_pes, far = first_unmapped();
+    if (!shmemi_state.segments[0].ops->host_loadable)
+        shmemi_fatal(call,
+                     "PE %d is on node %d and this PE on node %d (or SHMEM_DISABLE_P2P=1), but "
+                     "the heap is GPU memory, which no network transport of this build reaches "
+                     "(kernels and host calls reach GPUs of one node only)",
+                     far, shmemi_routes[far].node, shmemi_routes[shmemi_state.my_pe].node);
     char why[512];
     net_ops = shmemi_transport_plugin_load("ucx", why, sizeof(why));
     if (net_ops == NULL)
@@ -204,11 +210,8 @@ void shmemi_route_network(const char *call) {
         if (st != SHMEMI_OK)
             shmemi_fatal(call,
                          "network transport %s cannot register segment %d (%zu bytes at %p; "
-                         "status %d)%s",
-                         net_ops->name, s, seg->size, (void *)seg->local_base, (int)st,
-                         s == 0 && !seg->ops->host_loadable
-                             ? ": the heap is GPU memory, which this transport cannot reach"
-                             : "");
+                         "status %d)",
+                         net_ops->name, s, seg->size, (void *)seg->local_base, (int)st);
         net_registered[s] = 1;
         allgather_blobs(call, "memory keys", blob, len, &all, &stride, lens);
         shmemi_debug_log("network transport %s: segment %d's key %zu bytes, exchanged in slots "

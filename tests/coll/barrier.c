@@ -7,10 +7,8 @@
 static void check_round(long *slots, int round, int n, int first, int stride, int members) {
     for (int i = 0; i < members; i++) {
         int pe = first + i * stride;
-        const long *remote = shmem_ptr(slots, pe);
-        CHECK(remote != NULL, "PE %d not mapped", pe);
         long want = (long)(ct_rand((uint64_t)pe, (uint64_t)round, 7) >> 1);
-        long got = __atomic_load_n(&remote[round % 2], __ATOMIC_RELAXED);
+        long got = shmem_long_atomic_fetch(&slots[round % 2], pe);
         CHECK(got == want, "round %d: PE %d's slot is %ld, expected %ld (n %d)", round, pe, got,
               want, n);
     }

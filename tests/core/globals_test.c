@@ -27,11 +27,21 @@ int main(void) {
     CHECK(shmem_ptr(&initialized_global, me) == &initialized_global);
 
     sync_pes();
-    *(long *)shmem_ptr(&initialized_global, right) = 100 + me;
-    ((int *)shmem_ptr(zero_global, right))[4095] = 200 + me;
-    *(double *)shmem_ptr(&static_value, right) = me + 0.25;
+    /* Through the mapping where the neighbour shares this node, else with puts. */
     char *peer_big = shmem_ptr(big_static, right);
-    memset(peer_big + 4096 * me, me + 1, 4096);
+    char block[4096];
+    memset(block, me + 1, sizeof(block));
+    if (peer_big) {
+        *(long *)shmem_ptr(&initialized_global, right) = 100 + me;
+        ((int *)shmem_ptr(zero_global, right))[4095] = 200 + me;
+        *(double *)shmem_ptr(&static_value, right) = me + 0.25;
+        memcpy(peer_big + 4096 * me, block, sizeof(block));
+    } else {
+        shmem_long_p(&initialized_global, 100 + me, right);
+        shmem_int_p(&zero_global[4095], 200 + me, right);
+        shmem_double_p(&static_value, me + 0.25, right);
+        shmem_putmem(big_static + 4096 * me, block, sizeof(block), right);
+    }
     sync_pes();
 
     CHECK(initialized_global == 100 + left);

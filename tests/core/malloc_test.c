@@ -36,20 +36,26 @@ int main(void) {
         offsets[i] = heap_offset(base, blocks[i]);
         for (int pe = 0; pe < n; pe++) {
             CHECK(shmem_addr_accessible(blocks[i], pe));
-            CHECK(shmem_ptr(blocks[i], pe) != NULL);
+            /* Mapped exactly where the PE shares this node. */
+            int on_node = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+            CHECK((shmem_ptr(blocks[i], pe) != NULL) == on_node);
         }
     }
     sync_pes();
     /* Every PE computed the same offsets. */
     for (int pe = 0; pe < n; pe++) {
-        size_t *theirs = shmem_ptr(offsets, pe);
-        CHECK(theirs != NULL);
+        size_t theirs[sizeof(offsets) / sizeof(offsets[0])];
+        shmem_getmem(theirs, offsets, sizeof(offsets), pe);
         CHECK(memcmp(theirs, offsets, sizeof(offsets)) == 0);
     }
 
-    /* A store through shmem_ptr lands in the peer's block. */
+    /* A put (a store through shmem_ptr where mapped) lands in the peer's block. */
     long *cell = shmem_malloc(sizeof(long));
-    *(long *)shmem_ptr(cell, (me + 1) % n) = 1000 + me;
+    long *mapped = shmem_ptr(cell, (me + 1) % n);
+    if (mapped)
+        *mapped = 1000 + me;
+    else
+        shmem_long_p(cell, 1000 + me, (me + 1) % n);
     sync_pes();
     CHECK(*cell == 1000 + (me + n - 1) % n);
 

@@ -68,3 +68,14 @@ set_tests_properties(core_pmix.two_nodes_no_transport PROPERTIES
 add_test(NAME core_pmix.shmem_info COMMAND shmem_info)
 set_tests_properties(core_pmix.shmem_info PROPERTIES
   PASS_REGULAR_EXPRESSION "bootstraps: +shmemrun, pmix" LABELS "unit;pmix")
+
+# PEs on two hosts with the network transport built: the job runs, PE 1 reached over UCX.
+if(SHMEM_HAVE_UCX)
+  add_test(NAME core_pmix.two_nodes
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh ${_pmix_mpirun} -np 2
+                   ${CMAKE_CURRENT_SOURCE_DIR}/pmix_two_hosts.sh $<TARGET_FILE:core_setup>)
+  set_tests_properties(core_pmix.two_nodes PROPERTIES
+    PASS_REGULAR_EXPRESSION "nodes 2; peers on this node: load/store; other nodes and AMOs: ucx.*setup: ok on 2 PEs"
+    SKIP_RETURN_CODE 77 ENVIRONMENT "${_pmix_env};SHMEM_INFO=1;UCX_NET_DEVICES=lo" TIMEOUT 60
+    LABELS "pe;pmix;net")
+endif()

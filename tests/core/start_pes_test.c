@@ -7,7 +7,7 @@ static long counter;
 int main(void) {
     start_pes(0);
     int me = _my_pe(), n = _num_pes();
-    *(long *)shmem_ptr(&counter, (me + 1) % n) = me + 1;
+    shmem_long_p(&counter, me + 1, (me + 1) % n);
     sync_pes();
     CHECK(counter == (me + n - 1) % n + 1);
     return 0;

@@ -165,15 +165,15 @@ static ucx_peer_t *peer_get(shmemi_transport_ctx_t *t, int pe) {
         pthread_mutex_lock(&t->lock);
     p = t->peers[pe];
     if (p == NULL && (p = calloc(1, sizeof(*p))) != NULL) {
-        /* Failures of peers are detected (which excludes transports that cannot); the
-         * endpoint to this PE itself cannot fail and may use UCX's self transport, whose AMOs
-         * UCX keeps atomic with the network's (one atomic mode per ucp context). */
+        /* Failures of peers are detected, which excludes transports that cannot (UCX's self
+         * transport among them): the endpoint to this PE itself then takes the same path as the
+         * peers', so its AMOs are atomic with theirs (self's CPU atomics are not atomic with the
+         * target-side emulation of AMOs over TCP). */
         ucp_ep_params_t params = {
             .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                           UCP_EP_PARAM_FIELD_ERR_HANDLER,
             .address = (const ucp_address_t *)ucx.peer_address[pe],
-            .err_mode =
-                pe == ucx_host->my_pe ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
+            .err_mode = UCP_ERR_HANDLING_MODE_PEER,
             .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)pe},
         };
         ucs_status_t st = ucp_ep_create(t->worker, &params, &p->ep);
@@ -301,12 +301,13 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
     }
     if (size != 4 && size != 8)
         return SHMEMI_ERR_UNSUPPORTED;
-    /* Little-endian: a 4-byte value is the first 4 bytes of the 8-byte word. UCP's CSWAP
-     * compares the remote word with the operand buffer and stores the reply buffer's value
-     * (which then receives the old word): the condition goes in value, the new value in
-     * reply. */
-    int cswap = op == SHMEMI_AMO_CSWAP;
-    uint64_t value = cswap ? compare : operand, reply = cswap ? operand : 0;
+    /* Little-endian: a 4-byte value is the first 4 bytes of the 8-byte word. Compare-and-swap
+     * takes the compared value in buffer and the new one in the reply buffer. */
+    uint64_t value = operand, reply = 0;
+    if (op == SHMEMI_AMO_CSWAP) {
+        value = compare;
+        reply = operand;
+    }
     ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
                                  .datatype = ucp_dt_make_contig(size)};
     if (fetching) {
