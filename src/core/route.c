@@ -203,6 +203,8 @@ void shmemi_route_network(const char *call) {
     if (net_ops->address_get(&blob, &len) != SHMEMI_OK)
         shmemi_fatal(call, "network transport %s gave no address for this PE", net_ops->name);
     allgather_blobs(call, "network addresses", blob, len, &all, &stride, lens);
+    shmemi_debug_log("network transport %s: address %zu bytes, exchanged in slots of %zu",
+                     net_ops->name, len, stride);
     for (int pe = 0; pe < n; pe++)
         blobs[pe] = all + (size_t)pe * stride;
     if (net_ops->peers_set(blobs, lens) != SHMEMI_OK)
@@ -219,6 +221,9 @@ void shmemi_route_network(const char *call) {
                          net_ops->name, s, seg->size, (void *)seg->local_base, (int)st);
         net_registered[s] = 1;
         allgather_blobs(call, "memory keys", blob, len, &all, &stride, lens);
+        shmemi_debug_log("network transport %s: segment %d's key %zu bytes, exchanged in slots "
+                         "of %zu",
+                         net_ops->name, s, len, stride);
         for (int pe = 0; pe < n; pe++)
             if (pe != shmemi_state.my_pe || shmemi_routes[pe].amo_net)
                 if (net_ops->mem_peer(s, pe, all + (size_t)pe * stride, lens[pe]) != SHMEMI_OK)
