@@ -19,6 +19,7 @@
 #include <shmem/team.h>
 #include <shmem/sync.h>
 #include <shmem/coll.h>
+#include <shmem/scan.h>
 #include <shmem/lock.h>
 
 #endif

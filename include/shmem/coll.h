@@ -157,18 +157,6 @@ SHMEMI_REDUCE_ARITH_TYPES(SHMEMI_DECL_REDUCE_ARITH)
 #undef SHMEMI_DECL_REDUCE_ARITH
 #undef SHMEMI_DECL_REDUCE
 
-/* ---- scans (OpenSHMEM 1.6) ------------------------------------------------------------------ */
-
-/* Collective over team; returns when dest holds, element-wise, the sum of the sources of team
- * members 0 to this one (inscan) or 0 to the one before this one (exscan, where member 0 gets
- * zeros), and source may be reused; dest may equal source but not overlap it otherwise. Every
- * member's sum is in team order for SHMEM_SCAN_ALGORITHM=linear. No other ordering. Returns 0.
- * Host only, on host memory. */
-#define SHMEMI_DECL_SCAN(T, N)                                                                     \
-    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);        \
-    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
-SHMEMI_REDUCE_ARITH_TYPES(SHMEMI_DECL_SCAN)
-#undef SHMEMI_DECL_SCAN
 
 /* Deprecated (active set): as the _reduce forms over PE_start, 2^logPE_stride, PE_size. pWrk and
  * pSync are not written. */
@@ -217,17 +205,6 @@ SHMEMI_GNU_COMPLEX_REDUCE(complexf, prod)
 SHMEMI_GNU_COMPLEX_REDUCE(complexd, sum)
 SHMEMI_GNU_COMPLEX_REDUCE(complexd, prod)
 #undef SHMEMI_GNU_COMPLEX_REDUCE
-#define SHMEMI_GNU_COMPLEX_SCAN(N, KIND)                                                           \
-    static inline int shmem_##N##_sum_##KIND(shmem_team_t team, shmemi_gnu_##N##_t *dest,          \
-                                             const shmemi_gnu_##N##_t *source, size_t nelems) {    \
-        return shmem_##N##_sum_##KIND(team, reinterpret_cast<shmemi_##N##_t *>(dest),              \
-                                      reinterpret_cast<const shmemi_##N##_t *>(source), nelems);   \
-    }
-SHMEMI_GNU_COMPLEX_SCAN(complexf, inscan)
-SHMEMI_GNU_COMPLEX_SCAN(complexf, exscan)
-SHMEMI_GNU_COMPLEX_SCAN(complexd, inscan)
-SHMEMI_GNU_COMPLEX_SCAN(complexd, exscan)
-#undef SHMEMI_GNU_COMPLEX_SCAN
 }
 #endif
 

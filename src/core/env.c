@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -218,7 +219,14 @@ int shmemi_env_find_invalid(const char **why_p) {
             for (const char *const *c = v->choices; *c && !found; c++)
                 found = strcmp(value, *c) == 0;
             if (!found) {
-                *why_p = "not one of the documented choices (docs/environment.md)";
+                /* Checked once, at shmem_init, under its lock: one message buffer suffices. */
+                static char message[256];
+                size_t used = (size_t)snprintf(message, sizeof(message),
+                                               "not a known value; valid values:");
+                for (const char *const *c = v->choices; *c && used < sizeof(message); c++)
+                    used += (size_t)snprintf(message + used, sizeof(message) - used, "%s %s",
+                                             c == v->choices ? "" : ",", *c);
+                *why_p = message;
                 return (int)i;
             }
             break;

@@ -222,6 +222,7 @@ static void finalize_at_exit(int status, void *arg) {
     (void)arg;
     if (status != 0 || exiting || getpid() != pe_pid)
         return;
+    shmemi_watch_call("shmem_finalize");
     pthread_mutex_lock(&init_lock);
     if (shmemi_state.initialized)
         finalize_epoch();

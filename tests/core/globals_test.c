@@ -50,8 +50,10 @@ int main(void) {
     CHECK(big_static[4096 * left] == left + 1 && big_static[4096 * left + 4095] == left + 1);
     CHECK(zero_global[0] == 0);
 
-    /* And read back from the peer through the same translation. */
-    CHECK(*(long *)shmem_ptr(&initialized_global, left) == 100 + (left + n - 1) % n);
+    /* And read back from the peer (through the same translation where it is mapped). */
+    long *peer_global = shmem_ptr(&initialized_global, left);
+    CHECK((peer_global ? *peer_global : shmem_long_g(&initialized_global, left)) ==
+          100 + (left + n - 1) % n);
     sync_pes();
 
     /* A forked child is not a PE: its globals are its own, and its exit finalizes nothing. */

@@ -65,22 +65,32 @@ int main(void) {
     CHECK(shmem_atomic_compare_swap(&l[7], 0L, 9L, me) == 0, "compare_swap");
     CHECK(shmem_atomic_fetch_inc(ctx, &l[7], me) == 9 && l[7] == 10, "fetch_inc");
     shmem_atomic_inc(&l[7], me);
+    /* A non-fetching AMO completes at quiet: before it, another context's AMO may pass it. */
+    shmem_quiet();
     shmem_atomic_set(ctx, &l[7], 20L, me);
     long f;
     shmem_atomic_fetch_add_nbi(&f, &l[7], 1L, me);
     shmem_atomic_fetch_inc_nbi(ctx, &f, &l[7], me);
     shmem_atomic_compare_swap_nbi(&f, &l[7], 22L, 30L, me);
+    shmem_quiet();
     shmem_atomic_swap_nbi(ctx, &f, &l[7], 31L, me);
+    shmem_ctx_quiet(ctx);
     shmem_atomic_fetch_nbi(&f, &l[7], me);
     shmem_quiet();
     CHECK(f == 31, "fetching nbi chain: %ld", f);
     unsigned int uf;
+    /* Each context's AMOs complete at its quiet; between contexts only a quiet orders them. */
     shmem_atomic_and(&u[2], 1u, me);
+    shmem_quiet();
     shmem_atomic_or(ctx, &u[2], 12u, me);
+    shmem_ctx_quiet(ctx);
     shmem_atomic_xor(&u[2], 4u, me);
     shmem_atomic_fetch_and_nbi(&uf, &u[2], 15u, me);
+    shmem_quiet();
     shmem_atomic_fetch_xor_nbi(ctx, &uf, &u[2], 1u, me);
+    shmem_ctx_quiet(ctx);
     shmem_atomic_fetch_or_nbi(&uf, &u[2], 0u, me);
+    shmem_quiet();
     CHECK(shmem_atomic_fetch_xor(&u[2], 0u, me) == 9u && uf == 9u, "bitwise");
     CHECK(shmem_atomic_fetch_and(ctx, &u[2], 1u, me) == 9u && u[2] == 1u, "fetch_and");
     shmem_wait_until(&u[2], SHMEM_CMP_EQ, 1u);

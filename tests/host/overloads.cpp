@@ -40,6 +40,8 @@ int main() {
     CHECK(shmem_atomic_swap(f, 1.0f, me) == 2.5f);
     CHECK(shmem_atomic_fetch(ctx, l, me) == me + 13L);
     shmem_atomic_or(u, 5UL, me);
+    /* A non-fetching AMO completes at quiet: before it, another context's AMO may pass it. */
+    shmem_quiet();
     CHECK(shmem_atomic_fetch_xor(ctx, u, 1UL, me) == 5UL && *u == 4UL);
     shmem_wait_until(l, SHMEM_CMP_EQ, me + 13L);
     shmem_wait_until(u, SHMEM_CMP_EQ, 4UL);
