@@ -106,7 +106,8 @@ static void usage(FILE *out) {
     fprintf(out, "usage: shmemrun -n N [--] program [arguments...]\n"
                  "  -n, -np, --np N   number of PEs to start on this node\n"
                  "  -h, --help        this text\n"
-                 "Runs N copies of program as the PEs of one OpenSHMEM job.\n"
+                 "Runs N copies of program as the PEs of one OpenSHMEM job on this node.\n"
+                 "Jobs over several nodes start with mpirun (Open MPI) or srun --mpi=pmix.\n"
                  "SIGQUIT or SIGUSR1 prints where every PE is.\n");
 }
 
@@ -642,6 +643,16 @@ int main(int argc, char **argv) {
             }
             n_pes = parse_count(argv[++i]);
             continue;
+        }
+        if (strcmp(a, "-H") == 0 || strcmp(a, "--host") == 0 || strcmp(a, "-host") == 0 ||
+            strcmp(a, "--hostfile") == 0 || strcmp(a, "-hostfile") == 0 ||
+            strcmp(a, "--machinefile") == 0 || strcmp(a, "-machinefile") == 0) {
+            fprintf(stderr,
+                    "shmemrun: %s: shmemrun starts PEs on this node only; to run a job over "
+                    "several hosts, start it with mpirun (Open MPI: mpirun -np N --host h1,h2 "
+                    "program) or srun --mpi=pmix (docs/transports.md)\n",
+                    a);
+            return 2;
         }
         fprintf(stderr, "shmemrun: unknown option '%s'\n", a);
         usage(stderr);
