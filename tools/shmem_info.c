@@ -1,11 +1,33 @@
 /* shmem_info: what this libshmem is and how the environment configures it. Runs without a job. */
 #include "core/shmemi.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/env.h"
+
+/* The network transport plug-in beside libshmem.so: "found" and where, or why it cannot load. */
+static void print_network(void) {
+    Dl_info info;
+    char path[PATH_MAX] = "libshmem-ucx.so";
+    if (dladdr((void *)shmem_init, &info) != 0 && info.dli_fname && strrchr(info.dli_fname, '/'))
+        snprintf(path, sizeof(path), "%.*s/libshmem-ucx.so",
+                 (int)(strrchr(info.dli_fname, '/') - info.dli_fname), info.dli_fname);
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (handle) {
+        printf("              ucx (PEs on other nodes, and every AMO of a job over several nodes): "
+               "%s\n",
+               path);
+        dlclose(handle);
+    } else {
+        const char *err = dlerror();
+        printf("              ucx: not available (%s): a job stays on one node\n",
+               err ? err : path);
+    }
+}
 
 int main(int argc, char **argv) {
     if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
@@ -28,8 +50,9 @@ int main(int argc, char **argv) {
     printf("library:      %s\n", name);
     printf("version:      %s (OpenSHMEM %d.%d)\n", SHMEM_VERSION_STRING, major, minor);
     printf("platform:     %s\n", SHMEM_PLATFORM_NAME);
-    printf("transports:   shm (heap and data segments)%s\n",
+    printf("transports:   shm (PEs on this node: heap and data segments)%s\n",
            SHMEM_PLATFORM == SHMEM_PLATFORM_CPU ? "" : ", ipc (heap in GPU memory)");
+    print_network();
     printf("bootstraps:   shmemrun, %ssingle PE\n",
            SHMEM_HAVE_PMIX ? "pmix (mpirun, srun --mpi=pmix), " : "");
     const char *size_text = shmemi_env_get("SHMEM_SYMMETRIC_SIZE");
