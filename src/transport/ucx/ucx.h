@@ -45,10 +45,11 @@ typedef struct {
 extern ucx_state_t ucx;
 
 /* A peer's endpoint on one worker and the rkeys unpacked on it. */
-typedef struct {
+typedef struct ucx_peer {
     ucp_ep_h ep;
     uint64_t remote_base[SHMEMI_MAX_SEGMENTS];
     ucp_rkey_h rkey[SHMEMI_MAX_SEGMENTS];
+    struct ucx_peer *next_spare; /* in the spare list of its PE, once its context is gone */
 } ucx_peer_t;
 
 /* The state of one OpenSHMEM context (ucx_ctx.c): its own endpoints on the default worker, so

@@ -131,6 +131,40 @@ static void peer_destroy(shmemi_transport_ctx_t *t, int pe) {
     t->peers[pe] = NULL;
 }
 
+/* Endpoints of destroyed contexts, per PE, for the next context that reaches that PE: closing
+ * one resets the TCP connection it shares with the peer's own endpoints, which the peer would
+ * take for a failure of this PE. They are closed at finalize, when peers expect it. */
+static pthread_mutex_t spares_lock = PTHREAD_MUTEX_INITIALIZER;
+static ucx_peer_t **spares;
+
+static ucx_peer_t *spare_take(int pe) {
+    pthread_mutex_lock(&spares_lock);
+    ucx_peer_t *p = spares ? spares[pe] : NULL;
+    if (p)
+        spares[pe] = p->next_spare;
+    pthread_mutex_unlock(&spares_lock);
+    return p;
+}
+
+/* Completes a destroyed context's operations to pe and keeps its endpoint; closes it when there
+ * is no list to keep it in. */
+static void spare_put(shmemi_transport_ctx_t *t, int pe) {
+    ucx_peer_t *p = t->peers[pe];
+    ucp_request_param_t param = {0};
+    (void)wait_request(t, ucp_ep_flush_nbx(p->ep, &param), "quiet", pe);
+    pthread_mutex_lock(&spares_lock);
+    if (!spares)
+        spares = calloc((size_t)ucx_host->n_pes, sizeof(*spares));
+    if (spares) {
+        p->next_spare = spares[pe];
+        spares[pe] = p;
+        t->peers[pe] = NULL;
+    }
+    pthread_mutex_unlock(&spares_lock);
+    if (t->peers[pe])
+        peer_destroy(t, pe);
+}
+
 void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
     if (!t)
         return;
@@ -141,8 +175,12 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
             break;
         }
     pthread_mutex_unlock(&contexts_lock);
-    for (int i = 0; i < t->n_connected; i++)
-        peer_destroy(t, t->connected[i]);
+    for (int i = 0; i < t->n_connected; i++) {
+        if (*ucx_host->closing)
+            peer_destroy(t, t->connected[i]);
+        else
+            spare_put(t, t->connected[i]);
+    }
     pthread_mutex_destroy(&t->lock);
     free(t->connected);
     free(t->peers);
@@ -152,6 +190,15 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
 void ucx_ctx_destroy_all(void) {
     while (contexts)
         ucx_ctx_destroy(contexts);
+    /* The spares, through a context of their own that owns them one at a time. */
+    shmemi_transport_ctx_t holder = {.worker = ucx.worker};
+    ucx_peer_t *one[1];
+    holder.peers = one;
+    for (int pe = 0; spares && pe < ucx_host->n_pes; pe++)
+        while ((one[0] = spare_take(pe)) != NULL)
+            peer_destroy(&holder, 0);
+    free(spares);
+    spares = NULL;
 }
 
 /* The endpoint to pe on context t, made on first use. */
@@ -164,7 +211,12 @@ static ucx_peer_t *peer_get(shmemi_transport_ctx_t *t, int pe) {
     if (!t->private_ctx)
         pthread_mutex_lock(&t->lock);
     p = t->peers[pe];
-    if (p == NULL && (p = calloc(1, sizeof(*p))) != NULL) {
+    if (p == NULL && (p = spare_take(pe)) != NULL) {
+        p->next_spare = NULL;
+        t->connected[t->n_connected] = pe;
+        __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&t->peers[pe], p, __ATOMIC_RELEASE);
+    } else if (p == NULL && (p = calloc(1, sizeof(*p))) != NULL) {
         /* Failures of peers are detected, which excludes transports that cannot (UCX's self
          * transport among them): the endpoint to this PE itself then takes the same path as the
          * peers', so its AMOs are atomic with theirs (self's CPU atomics are not atomic with the
