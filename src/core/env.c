@@ -221,8 +221,8 @@ int shmemi_env_find_invalid(const char **why_p) {
             if (!found) {
                 /* Checked once, at shmem_init, under its lock: one message buffer suffices. */
                 static char message[256];
-                size_t used = (size_t)snprintf(message, sizeof(message),
-                                               "not a known value; valid values:");
+                size_t used =
+                    (size_t)snprintf(message, sizeof(message), "not a known value; valid values:");
                 for (const char *const *c = v->choices; *c && used < sizeof(message); c++)
                     used += (size_t)snprintf(message + used, sizeof(message) - used, "%s %s",
                                              c == v->choices ? "" : ",", *c);

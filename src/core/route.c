@@ -111,20 +111,14 @@ static int progress_running;
 static int progress_stop;
 static long progress_interval_us;
 
-/* Progress every interval while there is traffic; after passes that find nothing the pause
- * doubles, up to 64 intervals, so that idle PEs (many per core on a loaded node) do not wake each
- * other every few microseconds. */
+/* Progress while there is traffic; when a pass finds nothing, wait for the transport's next event
+ * (a peer's request) for up to 64 intervals, so that an idle PE answers at once and does not wake
+ * every few microseconds (many PEs may share a core). */
 static void *progress_main(void *arg) {
     (void)arg;
-    long pause_us = progress_interval_us;
     while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
-        if (net_ops->progress())
-            pause_us = progress_interval_us;
-        else if (pause_us < 64 * progress_interval_us)
-            pause_us *= 2;
-        struct timespec pause = {.tv_sec = pause_us / 1000000,
-                                 .tv_nsec = (pause_us % 1000000) * 1000};
-        nanosleep(&pause, NULL);
+        if (!net_ops->progress())
+            net_ops->wait(64 * progress_interval_us);
     }
     return NULL;
 }

@@ -392,6 +392,10 @@ typedef struct shmemi_transport_ops {
     /* Runs the transport's progress once (the worker that serves peers' requests); thread-safe.
      * Returns nonzero when something happened. */
     int (*progress)(void);
+    /* Blocks up to timeout_us microseconds until the transport has something to progress (a
+     * peer's request arrived); returns at once, nonzero, when it may have already. For the
+     * progress thread, so that an idle PE answers its peers without polling. */
+    int (*wait)(long timeout_us);
 } shmemi_transport_ops_t;
 
 /* Stubs for the slots of operations a transport does not have: they report
@@ -423,6 +427,8 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
                                                         uint64_t signal, int pe);
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
 int shmemi_transport_no_progress(void);
+/* Sleeps timeout_us and returns 0: a transport without a way to wait for events. */
+int shmemi_transport_sleep_wait(long timeout_us);
 
 /* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
  * holds the data segments of the executable and the internal segment. */

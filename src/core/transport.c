@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "shmemi.h"
 #include "env.h"
@@ -168,6 +169,7 @@ static const struct {
     SLOT(fence),
     SLOT(quiet),
     SLOT(progress),
+    SLOT(wait),
 };
 #undef SLOT
 _Static_assert(sizeof(shmemi_transport_ops_t) - offsetof(shmemi_transport_ops_t, init) ==
@@ -267,5 +269,12 @@ shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx,
 }
 
 int shmemi_transport_no_progress(void) {
+    return 0;
+}
+
+int shmemi_transport_sleep_wait(long timeout_us) {
+    struct timespec pause = {.tv_sec = timeout_us / 1000000,
+                             .tv_nsec = (timeout_us % 1000000) * 1000};
+    nanosleep(&pause, NULL);
     return 0;
 }

@@ -354,6 +354,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .fence = shmemi_transport_unsupported_fence,
     .quiet = ipc_quiet,
     .progress = shmemi_transport_no_progress,
+    .wait = shmemi_transport_sleep_wait,
 };
 #endif
 

@@ -236,4 +236,5 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .fence = shmemi_transport_unsupported_fence,
     .quiet = shm_quiet,
     .progress = shmemi_transport_no_progress,
+    .wait = shmemi_transport_sleep_wait,
 };

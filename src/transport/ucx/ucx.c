@@ -22,7 +22,7 @@ static shmemi_status_t ucx_init(void) {
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP,
         .mt_workers_shared = 1,
         .estimated_num_eps = (size_t)ucx_host->n_pes,
     };
@@ -38,6 +38,8 @@ static shmemi_status_t ucx_init(void) {
     st = ucp_worker_create(ucx.context, &wparams, &ucx.worker);
     if (st == UCS_OK)
         st = ucp_worker_get_address(ucx.worker, &ucx.address, &ucx.address_len);
+    if (st == UCS_OK)
+        st = ucp_worker_get_efd(ucx.worker, &ucx.efd);
     if (st != UCS_OK) {
         ucx_warn_status("creating the default worker", st);
         return SHMEMI_ERR_IO;
@@ -230,6 +232,7 @@ static const shmemi_transport_ops_t ucx_ops = {
     .fence = ucx_fence,
     .quiet = ucx_quiet,
     .progress = ucx_progress,
+    .wait = ucx_wait,
 };
 
 __attribute__((visibility("default"))) const shmemi_transport_ops_t *

@@ -25,6 +25,7 @@ typedef struct {
     ucp_context_h context;
     ucp_worker_h worker; /* the default worker */
     ucp_address_t *address;
+    int efd; /* the worker's event descriptor (UCP_FEATURE_WAKEUP) */
     size_t address_len;
     /* The peers' worker addresses, copied from the exchange. */
     unsigned char **peer_address;
@@ -89,6 +90,7 @@ shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *tctx, int segment, size_t
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
 int ucx_progress(void);
+int ucx_wait(long timeout_us);
 /* Destroys every context's endpoints and workers (finalize). */
 void ucx_ctx_destroy_all(void);
 

@@ -6,6 +6,7 @@
  *                        context needs, never less)
  *   quiet                ucp_ep_flush_nbx on each endpoint of the context, waited for
  *   put-with-signal      put, ucp_worker_fence, then the signal's AMO */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,6 +427,22 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
     }
     pthread_mutex_unlock(&contexts_lock);
     return result;
+}
+
+/* Arms the worker and polls its event descriptor; ucp_worker_arm says "busy" when events are
+ * already waiting. */
+int ucx_wait(long timeout_us) {
+    ucs_status_t st = ucp_worker_arm(ucx.worker);
+    if (st == UCS_ERR_BUSY)
+        return 1;
+    struct timespec limit = {.tv_sec = timeout_us / 1000000,
+                             .tv_nsec = (timeout_us % 1000000) * 1000};
+    if (st != UCS_OK) {
+        nanosleep(&limit, NULL);
+        return 0;
+    }
+    struct pollfd fd = {.fd = ucx.efd, .events = POLLIN};
+    return ppoll(&fd, 1, &limit, NULL) > 0;
 }
 
 int ucx_progress(void) {
