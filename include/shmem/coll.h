@@ -157,7 +157,6 @@ SHMEMI_REDUCE_ARITH_TYPES(SHMEMI_DECL_REDUCE_ARITH)
 #undef SHMEMI_DECL_REDUCE_ARITH
 #undef SHMEMI_DECL_REDUCE
 
-
 /* Deprecated (active set): as the _reduce forms over PE_start, 2^logPE_stride, PE_size. pWrk and
  * pSync are not written. */
 #define SHMEMI_DECL_TO_ALL(T, N, OP)                                                               \
