@@ -92,6 +92,10 @@ static void print_banner(size_t heap_size) {
                shmemi_transport_net ? shmemi_transport_net->name : "none needed");
         for (size_t i = 0; i < shmemi_env_n_vars; i++) {
             const char *value = getenv(shmemi_env_vars[i].name);
+            /* The launcher's variables are consumed (and the secret erased) at shmem_init. */
+            if (!value && strncmp(shmemi_env_vars[i].name, "SHMEM_JOB_", 10) == 0 &&
+                strcmp(shmemi_bootstrap->name, "shmemrun") == 0)
+                value = "(set by shmemrun, consumed by shmem_init)";
             printf("  %s=%s (default: %s)\n", shmemi_env_vars[i].name, value ? value : "",
                    shmemi_env_vars[i].default_value[0] ? shmemi_env_vars[i].default_value
                                                        : "unset");

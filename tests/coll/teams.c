@@ -61,7 +61,7 @@ int main(void) {
     int me = shmem_my_pe(), n = shmem_n_pes();
     lsrc = shmem_malloc(64 * sizeof(long));
     ldst = shmem_malloc(64 * sizeof(long));
-    int members[64];
+    int members[64] = {0};
 
     CHECK(world_static == SHMEM_TEAM_WORLD && invalid_static == SHMEM_TEAM_INVALID, "static");
     CHECK(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me, "world my_pe");
@@ -86,7 +86,7 @@ int main(void) {
         members[i] = i;
     check_team(SHMEM_TEAM_WORLD, members, n, "world");
     /* The shared team's members: the mapped PEs, where they form a strided range. */
-    int shared[64], n_shared = 0;
+    int shared[64] = {0}, n_shared = 0;
     for (int pe = 0; pe < n; pe++)
         if (shmem_ptr(lsrc, pe) != NULL)
             shared[n_shared++] = pe;
