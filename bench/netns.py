@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Test hosts for the network benchmarks: network namespaces on this machine joined by a bridge.
 
 Used by bench/run-net-compare and bench/run-net-scale (not a program of its own). Host i of a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Draws latency-vs-size and bandwidth-vs-size charts (PNG) from a comparison result file.
 
 Usage: bench/plot.py [RESULT.json ...] [--outdir DIR] [--markdown]

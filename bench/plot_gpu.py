@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Draws the GPU benchmarks' charts (PNG) from a bench/gpu/run-h200x2 result file.
 
 Usage: bench/plot_gpu.py [RESULT.json ...] [--outdir DIR]

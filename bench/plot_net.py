@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Charts and tables of the network benchmarks (bench/run-net-compare, bench/run-net-scale).
 
 Usage: bench/plot_net.py [RESULT.json ...] [--outdir DIR] [--markdown]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # GPU build of libshmem (SHMEM_GPU=cuda or hip): enables the language, adds the device runtime
 # (src/device) and the ipc transport (src/transport/ipc) to the library, and provides
 # shmem_gpu_sources(<target> <sources>...) for tests and examples: it compiles .cu files as CUDA or

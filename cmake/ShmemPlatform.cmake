@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Resolves SHMEM_GPU (none|cuda|hip|detect) into SHMEM_PLATFORM_ID and SHMEM_GPU_PLATFORM_NAME.
 # detect picks cuda when a CUDA compiler and an NVIDIA GPU are present, hip when hipcc and an AMD
 # GPU are present, and none otherwise.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The PMIx bootstrap (src/core/bootstrap_pmix.c), so that mpirun and srun --mpi=pmix start jobs.
 # SHMEM_PMIX: auto (build it when PMIx is found), on (PMIx is required) or off.
 # Sets SHMEM_HAVE_PMIX (0 or 1) and removes the bootstrap from SHMEM_LIB_SOURCES when off.

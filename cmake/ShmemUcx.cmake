@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The UCX network transport, a plug-in (libshmem-ucx.so beside libshmem.so) that libshmem loads
 # at shmem_init only when a job spans nodes (or SHMEM_DISABLE_P2P=1), so libshmem.so itself needs
 # no UCX. SHMEM_UCX: auto (build it when UCX is found), on (UCX is required) or off.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libshmem: OpenSHMEM 1.6 for CPUs and GPU kernels, with a written memory model
  * (docs/memory_model.md). Include this header only; the family headers under shmem/ are its
  * parts. */

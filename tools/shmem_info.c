@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_info: what this libshmem is and how the environment configures it. Runs without a job. */
 #include "core/shmemi.h"
 

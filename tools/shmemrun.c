@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmemrun: starts the PEs of a job on this node and is their bootstrap hub.
  *
  *   shmemrun -n N [--] program [arguments...]      (also -np N)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* alltoall_latency: time per all-to-all over every PE; the size is the block each PE sends to
  * each PE, 8 B to 1 MiB. Active-set form: shmem_alltoall64 followed by shmem_barrier_all in each
  * iteration (OpenSHMEM 1.4 lets a pSync array be reused only after a barrier). Team form, where

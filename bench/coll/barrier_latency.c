@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* barrier_latency: time per barrier with every PE taking part: shmem_barrier_all, the active-set
  * shmem_barrier over all PEs, and with teams shmem_sync_all and shmem_team_sync. Before each
  * repetition every PE puts a fresh word to its right neighbour and checks after the next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bcast_latency: time per broadcast from PE 0 to every PE, 8 B to 16 MiB. Active-set form:
  * shmem_broadcast64 followed by shmem_barrier_all in each iteration (OpenSHMEM 1.4 lets a pSync
  * array be reused only after a barrier). Team form, where available: shmem_broadcastmem back to

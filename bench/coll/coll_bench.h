@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the collective benchmarks: the point-to-point benchmarks' code (options
  * -b/-e/-f/-n/-w/-r, timing, patterns, table and JSON output) plus what collectives need on top.
  * Written against the OpenSHMEM 1.4 API (active sets, pSync, pWrk) so that the same source builds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reduction_latency: time per sum reduction of 64-bit integers over every PE, 8 B to 16 MiB.
  * Active-set form: shmem_long_sum_to_all followed by shmem_barrier_all in each iteration
  * (OpenSHMEM 1.4 lets pSync and pWrk be reused only after a barrier). Team form, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An all-reduce (float32 sum) and an all-gather built on put-with-signal, inside one kernel, on
  * any number of PEs: the workload that compares the default context, a BYPASS context and NVSHMEM
  * on the same algorithm (-a oneshot, twoshot, allgather or all).

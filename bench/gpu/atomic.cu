@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomics on the peer's memory (perftests shmem_atomic_latency and shmem_atomic_bw).
  * atomic_latency: one thread of PE 0 runs -n fetching atomics back to back on one word of PE 1
  * (fetch_add, compare_swap), every fetched value checked; microseconds per operation.

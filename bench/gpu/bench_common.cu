@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The driver of the GPU benchmarks and their shared helpers. One binary holds every program:
  *   gpubench PROGRAM [options] [: PROGRAM [options] ...]
  * runs the programs one after the other in one job (one library start-up), and a link named after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared parts of the GPU benchmarks: options (named like NVSHMEM's perftests), the program
  * registry of the driver, random patterns and their checks on the GPU, a grid barrier, timing
  * with CUDA events and the output (a table and one JSON object per line, on PE 0). */

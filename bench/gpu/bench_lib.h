@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one place where the GPU benchmarks name a library: every program calls bl_* only, so the
  * same source builds against libshmem (default) or NVSHMEM 3.4.5 (-DBENCH_NVSHMEM, with -rdc=true)
  * and both run the identical algorithm.

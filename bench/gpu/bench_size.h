@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Sizes on the command line of the GPU benchmarks, in a header of its own: the driver and
  * nccl_allreduce (which links neither SHMEM library) parse them alike. */
 #ifndef BENCH_GPU_BENCH_SIZE_H

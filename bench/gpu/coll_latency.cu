@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collectives in a kernel (perftests alltoall_latency, fcollect_latency, bcast_latency,
  * reduction_latency), on any number of PEs: one block on each PE runs -n collectives on the world
  * team back to back, as one thread, one warp or the whole block (-s); microseconds per collective,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The copy-engine ceiling of the GPU benchmarks: cudaMemcpyPeerAsync from GPU 0 to GPU 1, 1 MiB to
  * 1 GiB, -n copies between two CUDA events, median of -r. Checks the copied bytes first. Prints
  * the same JSON rows as the benchmarks (lib "copy-engine"). Usage: copy_ceiling [-n N] [-r R]. */

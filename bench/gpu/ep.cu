@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Expert-parallel dispatch and combine among the PEs, DeepEP-style intranode: hidden 7168 bf16,
  * 64 experts spread evenly over the PEs (expert e on PE e npes / 64), top-8 routing to random
  * experts, -b..-e tokens per PE. The layout (which token goes to which PE, and where it lands) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A GEMM with a collective between 2 PEs fused into its epilogue, against the same GEMM followed
  * by the collective and cuBLAS followed by it (-a allgather, reducescatter or all).
  *   C = A B^T, A: M x K, B: N x K (both K-contiguous, as a linear layer's input and weight),

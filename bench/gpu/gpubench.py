@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared parts of the GPU benchmark scripts (run-h200x2, run-scale): building libshmem and the
 benchmark driver against both libraries, running a job of driver programs at some number of
 PEs with a timeout, merging the rows of several rounds, and recording the machine."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latencies between the two PEs (perftests shmem_p_latency, shmem_put_latency,
  * shmem_p_ping_pong_latency, shmem_put_signal_ping_pong_latency) and the cost of fence and quiet
  * with nothing outstanding and after one 8-byte put. One block; one timed kernel runs -n

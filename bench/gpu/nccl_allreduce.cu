@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL's all-reduce (float32 sum) on 2 GPUs, for comparison with bench/gpu's allreduce: one
  * process, one thread and one communicator rank per GPU. For each size: checks the result
  * against the sum of both random inputs, then times -n all-reduces per replay of a captured CUDA

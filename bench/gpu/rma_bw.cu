@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bandwidth of put, get and p between PEs (perftests shmem_put_bw, shmem_get_bw, shmem_p_bw).
  * One timed kernel runs -n iterations; in each, every group (-s thread, warp or block) moves its
  * share of the message, then the blocks meet at a grid barrier (as NVSHMEM's perftest does);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The stream-ordered host forms (the perftests under host/): put_on_stream_bw enqueues -n
  * putmem_on_stream of the message and one quiet_on_stream on PE 0's stream between two CUDA events
  * (GB/s); barrier_on_stream_latency enqueues -n barrier_all_on_stream on both PEs (microseconds per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* barrier_all in a kernel (perftest barrier_latency): both PEs run -n barriers back to back in one
  * block, as one thread, one warp or the whole block (-s); microseconds per barrier. Checked first:
  * before each barrier every PE writes a new value to its neighbour with p, and reads the value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* init_cost: what a job pays to start, per PE: the time of shmem_init, the resident memory and the
  * heap bytes in use (malloc) before and after it, the time and memory of a first operation to
  * every other PE (a network transport connects on first use), and the time of one shmem_malloc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* atomic_latency: latency of blocking fetching atomics on a long in PE 1's memory, issued by PE 0:
  * atomic_fetch_add (fadd) and atomic_compare_swap (cswap). Every fetched value is checked against
  * the value PE 0 expects, and PE 1 checks the final value of its word. */

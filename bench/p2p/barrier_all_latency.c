@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* barrier_all_latency: time per shmem_barrier_all with every PE taking part. Before each
  * repetition every PE puts a fresh random word to its right neighbour; after the next barrier
  * (quiet + sync) the neighbour checks that the word arrived. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Code shared by the point-to-point benchmarks: options, timing, random patterns, statistics
  * and output. Written against the OpenSHMEM 1.4 API only, so that every program builds with any
  * implementation's compiler wrapper (oshcc) and the same algorithm is measured for each. */

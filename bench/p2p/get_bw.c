@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* get_bw: bandwidth of blocking shmem_getmem by PE 0 from PE 1. Each repetition issues a number of
  * gets of one size (about 64 MiB per repetition for large sizes, at least 8 gets). */
 #include "bench_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* p_latency: latency of shmem_long_p (8 bytes) between PE 0 and PE 1.
  * oneway:   PE 0 issues p + quiet per iteration; time per iteration.
  * pingpong: PE 0 writes a new value into PE 1's word with p; PE 1 waits for that value and writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* put_bw: bandwidth of shmem_putmem from PE 0 to PE 1. Each repetition issues a number of puts of
  * one size in batches of -W puts, each batch followed by a quiet; the time includes the last quiet.
  * Large sizes use fewer puts (about 64 MiB per repetition, at least 8 puts). */

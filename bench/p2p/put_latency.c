@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* put_latency: latency of shmem_putmem between PE 0 and PE 1.
  * oneway:   PE 0 issues putmem + quiet per iteration; time per iteration.
  * pingpong: PE 0 puts, fences and sets PE 1's flag with an atomic; PE 1 waits for the flag and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A small OpenSHMEM job: puts and gets around a ring, atomics on one PE's counter, a
  * put-with-signal, and barriers in between. Each PE prints what it saw, in PE order.
  * Run: shmemrun -n 4 build/examples/demo */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Kernel-initiated ring put: every PE's kernel sends a block of data to the next PE with one
  * block-wide put, completes it with quiet and waits for all PEs with the device barrier. The kernel
  * waits for other PEs, so it is started with shmemx_collective_launch. Litmus: MP+barrier. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Put-with-signal producer/consumer between two PEs (two GPUs): PE 0 streams chunks into a ring of
  * slots on PE 1 with shmem_putmem_signal_nbi; PE 1 waits for each chunk's signal, consumes it with
  * plain loads (signal_wait_until acquires) and returns the slot with shmemx_release and a signal of

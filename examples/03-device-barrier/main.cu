@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device barrier: a kernel of several blocks on every PE runs rounds separated by barriers of all
  * PEs; within a round every block adds to a counter on PE 0. The kernel is started with
  * shmemx_collective_launch, which checks that all its blocks are resident at once (a block that

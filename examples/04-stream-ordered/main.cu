@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A stream-ordered host program: communication is enqueued on a CUDA/HIP stream between kernels,
  * so the host never waits in the middle. Each PE scales a vector with a kernel, sends it to the
  * next PE with shmemx_putmem_signal_on_stream, waits on the stream for its own incoming signal and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The put-with-signal pipeline of example 02 on a BYPASS context: PE 0 streams chunks into a ring
  * of slots on PE 1 with shmemx_ctx_putmem_signal_nbi_block; PE 1 waits with the context's wait,
  * which acquires for everything but plain loads, so it reads even chunks with bypass loads and, for

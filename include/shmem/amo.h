@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic memory operations (OpenSHMEM 1.6 section 9.7): standard (fetch, set, compare_swap,
  * swap, fetch_inc, inc, fetch_add, add), extended (fetch, set, swap on float and double too),
  * bitwise (fetch_and, and, fetch_or, or, fetch_xor, xor), the fetching _nbi forms, the shmem_ctx_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cache-bypass contexts and accesses (libshmem extension; docs/memory_model.md, "BYPASS").
  *
  * A context created with SHMEMX_CTX_BYPASS promises less about plain (cached) loads and stores of

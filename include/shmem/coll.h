@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collectives (OpenSHMEM 1.6 section "Collective Routines"): broadcast, collect, fcollect,
  * alltoall, alltoalls and the reductions on teams, their deprecated active-set forms with pSync
  * and pWrk, and the C11 generic names. Algorithms and the variables that select them:

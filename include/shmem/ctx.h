@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Communication contexts (OpenSHMEM 1.6 section 9.5) and context sessions (9.5.4-9.5.6).
  * A context is an ordering and completion domain: fence and quiet act on one context. Options:
  * SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, SHMEM_CTX_NOSTORE and the cache-bypass relaxation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Distributed locks (OpenSHMEM 1.6 section "Distributed Locking Routines"). The lock is a
  * symmetric long initialized to 0; the library uses PE 0's copy as a FIFO ticket lock, so PEs
  * acquire it in the order they asked for it and a waiting PE is never starved. */

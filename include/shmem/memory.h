@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Memory management routines (OpenSHMEM 1.6 section 9.3). Every routine here is collective:
  * every PE calls it with the same arguments, in the same order, and gets the same symmetric
  * address back. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Memory ordering routines (OpenSHMEM 1.6 section 9.10): fence, quiet, pe_quiet, and their
  * shmem_ctx_ forms. */
 #ifndef SHMEM_ORDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point synchronization (OpenSHMEM 1.6 section 9.11): wait_until and test in all forms
  * (_all, _any, _some and their _vector variants), shmem_signal_wait_until, and the deprecated
  * shmem_wait, shmem_TYPENAME_wait and shmem_wait_until(long *, ...).

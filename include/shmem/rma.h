@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Remote memory access (OpenSHMEM 1.6 section 9.6): put, get, p, g, iput, iget, ibput, ibget,
  * putmem, getmem, the sized forms put8..put128, and their non-blocking _nbi forms, each with a
  * shmem_ctx_ form. Every typed name exists for every type of the "Standard RMA Types" table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OpenSHMEM 1.6 scans (host only). Apart from <shmem/coll.h> because CUDA and HIP translation
  * units include that header with the type lists of the device collectives emptied; the scans
  * have no device form, so every type is declared here in every translation unit. Include

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Library setup, exit and query routines (OpenSHMEM 1.6 section 9.1). */
 #ifndef SHMEM_SETUP_H
 #define SHMEM_SETUP_H

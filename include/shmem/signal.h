@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Put-with-signal and signal operations (OpenSHMEM 1.6 sections 9.8 and 9.9.x): put_signal,
  * put_signal_nbi (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD on a uint64_t signal word), signal_fetch,
  * signal_add, signal_set, with shmem_ctx_ forms. shmem_signal_wait_until is in p2p.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Barriers and synchronization (OpenSHMEM 1.6 section "Memory Ordering and Synchronization
  * Routines": barrier_all, sync_all, team_sync, and the deprecated active-set barrier and sync).
  * Algorithm: dissemination barrier, see docs/collectives.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Teams (OpenSHMEM 1.6 section "Team Management Routines"). A team is an ordered set of PEs;
  * every team of this library is an arithmetic progression of world PE numbers. Collectives on
  * teams are in shmem/coll.h, team_sync in shmem/sync.h. */

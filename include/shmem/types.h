@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Constants and handle types shared by every API family (OpenSHMEM 1.6 section 9 "Library
  * Constants" and "Library Handles"). No functions here. */
 #ifndef SHMEM_TYPES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The cat subset that shmem.cat uses, and the bell declarations of shmem.bell, as parsed by
  * cat_parse.c. memory_model/README.md lists the subset. */
 #ifndef SHMEM_LITMUS_CAT_H

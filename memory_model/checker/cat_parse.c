@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parser for shmem.bell and the cat subset of shmem.cat (see memory_model/README.md). */
 #include "cat.h"
 #include "scan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The subcommands of shmem-litmus. */
 #ifndef SHMEM_LITMUS_CHECK_H
 #define SHMEM_LITMUS_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Builds the events of a litmus test, enumerates every reads-from choice and every coherence
  * order, and evaluates the cat model on each candidate execution. Relations are bit matrices
  * over at most 64 events. */

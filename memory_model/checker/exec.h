@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Candidate executions of a litmus test and the evaluation of the model on each of them. */
 #ifndef SHMEM_LITMUS_EXEC_H
 #define SHMEM_LITMUS_EXEC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The parsed form of a LISA litmus test, as read by litmus_parse.c. This header is the interface
  * for every subcommand of shmem-litmus: `check` evaluates the model on it, `run` turns it into a
  * program. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parser for LISA litmus tests: header, initial state, thread columns, scopes:, regions:,
  * condition. */
 #include "litmus.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where a test's threads and locations live, from its scopes: and regions: lines. */
 #include <stdlib.h>
 #include <string.h>

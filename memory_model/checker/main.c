@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem-litmus: the memory model's command-line tool. Each subcommand lives in its own file; `run`
  * (the litmus harness, memory_model/harness/) is linked in when it is built. */
 #include <stdio.h>

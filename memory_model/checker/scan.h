@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A character scanner with line and column tracking, shared by the litmus and cat parsers. */
 #ifndef SHMEM_LITMUS_SCAN_H
 #define SHMEM_LITMUS_SCAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The interpreter on the cpu platform: every PE of the job runs the threads that the test places
  * on it as POSIX threads, each event one library call (plan.h). A round runs many instances of
  * the test, each on its own symmetric lines; the threads of an instance meet at a spin barrier

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The litmus harness: `shmem-litmus run` (run.c) starts one interpreter job per test under
  * shmemrun; each PE of the job reads the test, builds its plan and runs its threads' events as
  * real library calls (cpu.c on the cpu platform), and PE 0 writes the counted final states to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The litmus harness's reading of a test: which library call each event becomes (the mapping
  * table of memory_model/README.md), where each thread runs (its PE, block and warp from the
  * `scopes:` tree), where each location lives (its home PE from `regions:`), and which values a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem-litmus run: the front end of the litmus harness. For every test it evaluates the model
  * (the checker's evaluation gives the final states the model allows), starts the interpreter on
  * as many PEs as the test has under shmemrun, and reports each test as soon as the interpreter

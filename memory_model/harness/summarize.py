@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes a markdown summary of `shmem-litmus run --json` result files.
 
 Usage: summarize.py OUT.md RESULT.json...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # A malformed test gives FILE:LINE:COL and exit status 2; a malformed model likewise.
 execute_process(COMMAND ${CHECKER} check --bell ${MODEL_DIR}/shmem.bell --cat ${MODEL_DIR}/shmem.cat
                         ${BAD}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every "N litmus tests" in DOCS must give the number of tests in LITMUS_DIR; README (the top-level
 # README.md) must say it at least once.
 file(GLOB tests ${LITMUS_DIR}/*.litmus)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every numbered example names the litmus tests of its synchronization pattern on one line of its
 # README.md, "Litmus: `NAME`, `NAME`" (or "Litmus: none, WHY" where no test fits). Each named test
 # must exist in LITMUS_DIR, be Forbid in KINDS (the stale or overwritten outcome cannot happen),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer entry point (built with clang and -DSHMEM_LITMUS_FUZZ=ON): fuzz_one on every input. */
 #include <stdlib.h>
 

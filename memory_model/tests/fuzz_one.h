@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One fuzz input through the parsers and the evaluator; shared by the libFuzzer target and the
  * mutation driver that ctest runs. */
 #ifndef SHMEM_LITMUS_FUZZ_ONE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Replays the fuzz corpus through fuzz_one, then feeds it a fixed number of deterministic
  * mutations of the corpus (byte changes, insertions, deletions, splices). Any crash, sanitizer
  * report or malformed error fails the test. Usage: fuzz_replay MODEL_DIR ITERATIONS FILE... */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the checker on every litmus test and compares each verdict with expected.kinds.
 file(GLOB tests ${LITMUS_DIR}/*.litmus)
 list(LENGTH tests count)

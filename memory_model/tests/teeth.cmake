@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The suite has teeth: each change below to a scratch copy of the model must flip at least one
 # verdict of expected.kinds, and the unchanged model must flip none.
 # Pairs of (text of shmem.cat, replacement). Kept as separate variables: the texts contain ';'.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Evaluator tests: relations of small executions computed by hand, scope relations from scope
  * trees, and the counts of accepted executions. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parser tests: a well-formed test and model parse into the expected structures; malformed ones
  * give an error at the right line and column. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal check macro for the checker's C test programs. */
 #ifndef SHMEM_LITMUS_TEST_UTIL_H
 #define SHMEM_LITMUS_TEST_UTIL_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # One wording for what a wait on a BYPASS context orders: PHRASE must appear in each of FILES
 # (backquotes, comment leaders and line breaks ignored), and none of the old phrasings may appear
 # in SCAN (the same normalization).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* First-fit allocator over offsets. Blocks (free and used) form one list in address order that
  * covers the whole range; free neighbours are always merged, so freeing the last allocation
  * restores the list exactly as it was. Live blocks are also kept in a search tree by offset. */

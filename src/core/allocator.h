@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The symmetric heap's allocator, on offsets only: no memory, no locking, no PEs, so that it is
  * testable on its own. Its result depends only on the sequence of calls, which is what makes
  * the heap symmetric: PEs that make the same calls get the same offsets. Bookkeeping lives

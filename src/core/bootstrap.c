@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bootstraps: through the shmemrun launcher (SHMEM_JOB_SOCKET set), through PMIx (mpirun,
  * srun --mpi=pmix: PMIX_NAMESPACE and PMIX_RANK set, when built with PMIx), or a single PE. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The PMIx bootstrap: the launcher (mpirun, srun --mpi=pmix) runs a PMIx server; each PE is a
  * PMIx client. allgather puts this PE's bytes under a key of its own, fences with data
  * collection and reads every PE's value; barrier is a fence without data.

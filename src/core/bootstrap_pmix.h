@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The PMIx bootstrap: PEs started by mpirun (Open MPI) or srun --mpi=pmix. Built only when PMIx
  * is found (SHMEM_HAVE_PMIX). Internal header. */
 #ifndef SHMEMI_BOOTSTRAP_PMIX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The protocol between shmemrun (the hub) and the PEs it starts, over a Unix stream socket.
  * Every message is a header followed by len bytes. Shared by src/core and tools/shmemrun.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Moving the executable's data into shared memory without losing a write.
  *
  * shmem_init makes each writable range of the program remotely accessible by copying it into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Environment variables: the table and their parsing. Self-contained (shmem_info builds it in). */
 #include <ctype.h>
 #include <errno.h>

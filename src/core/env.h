@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The environment variables of libshmem: one table, read by the library, printed by shmem_info
  * and listed in docs/environment.md. Internal header. */
 #ifndef SHMEMI_ENV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Errors and logging. A fatal error is printed once, by the PE that found it, then the PE exits
  * with status 1; the launcher sees the non-zero exit and ends every other PE. */
 #include <stdarg.h>

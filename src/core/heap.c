@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The symmetric heap (segment 0) and the internal segment, each with its allocator, behind one
  * lock. */
 #include <pthread.h>

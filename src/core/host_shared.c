@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host memory that kernels can also reach: ordinary heap memory unless a GPU platform installed
  * its own allocator. */
 #include <stdlib.h>

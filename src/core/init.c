@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_init and shmem_finalize: bootstrap, the symmetric segments (heap and the executable's
  * data), the peers' mappings, then the modules of the layers above. */
 #include <errno.h>

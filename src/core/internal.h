@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Functions private to src/core. */
 #ifndef SHMEMI_CORE_INTERNAL_H
 #define SHMEMI_CORE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The registry of modules above core, run in order after core's own set-up. */
 #include <stdlib.h>
 

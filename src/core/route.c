@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Routes: the node of every PE, which peers this PE maps, and the network transport for the rest.
  * The one place that decides how a PE is reached; every API family asks it (shmemi_ptr for the
  * load/store path, shmemi_route_transport otherwise). */

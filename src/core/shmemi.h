@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The contract between src/core and the layers above it (src/host, src/device) and the
  * transports below it. Everything here is internal: include/ never includes it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The transport registry, plug-in loading and the stubs that fill unsupported slots of an ops
  * table. */
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where each PE is (watch.h): the records, the slow path of a wait, and the check of the PE
  * waited for. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where each PE is, so that no wait of the library hangs silently. Internal header.
  *
  * Every PE keeps one record in the internal symmetric segment: "in the program", "in <call>,

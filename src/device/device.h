@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal interface of src/device. */
 #ifndef SHMEMI_DEVICE_DEVICE_H
 #define SHMEMI_DEVICE_DEVICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Memory that the host and kernels share: pinned host memory mapped into every GPU's address
  * space (with unified addressing, the host pointer is also the device pointer). Context objects
  * live there, so kernels can read the handles that shmem_ctx_create returns. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fatal errors of kernels, printed by the host. A failing kernel thread fills this PE's record
  * (shmem/device/impl/state__funcs.h, shmemi_dfatal) in mapped host memory and waits; a watcher
  * thread polls the record every millisecond, prints the message in the library's usual form on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device state: built at shmem_init from the heap and the ipc mappings, and copied into the
  * __constant__ block of every translation unit that registered itself (shmem/device/impl/
  * state__funcs.h) and of every module given to shmemx_cumodule_init / shmemx_hipmodule_init. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Stream-ordered communication: copies on the stream for the data, one-thread kernels for
  * signals, waits, quiet and the barrier, so each call takes effect when the stream reaches it. */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic memory operations on the host: hardware atomics on the peer's mapping (relaxed, 4 or 8
  * bytes; float and double fetch/set/swap as same-width integer atomics), else the transport. */
 #include "core/shmemi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bypass loads and stores, shmemx_acquire and shmemx_release on the host. A cpu has no
  * non-coherent cache to bypass: bypass accesses are relaxed accesses (atomic up to 8 bytes), and
  * the scoped fences are compiler fences at thread scope and hardware fences above it. */

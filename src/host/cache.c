@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The deprecated cache management routines (include/shmem/setup.h): no effect, because the
  * memory the host routines use is cache-coherent. */
 #include "core/shmemi.h"

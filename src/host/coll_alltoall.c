@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Alltoall and alltoalls: pairwise exchange. After a barrier (every source is ready), step s of
  * n pulls from member (me + s) mod n the block meant for this PE. At each step every member reads
  * from a different member, so no PE's memory serves more than one reader at a time, and the whole

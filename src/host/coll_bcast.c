@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Broadcast. Default: a binomial tree rooted at PE_root, pulled and pipelined. A member at
  * distance rel from the root (rel = (index - root) mod n) has the parent rel minus its lowest set
  * bit and the children rel + 2^k for every 2^k below that bit; the tree has depth ceil(log2 n), so

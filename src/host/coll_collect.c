@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collect (blocks of any size) and fcollect (blocks of one size): every member ends with all
  * blocks in team order. Collect first all-gathers the block sizes (one small exchange).
  *   recursive_doubling (default where the team size is a power of two): in round k each member

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal contract of the team, synchronization and collective routines (src/host/team.c,
  * sync.c, lock.c, coll_*.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reductions. Members outside the largest power of two p <= n are folded in first: for the
  * first 2(n - p) members, each even one hands its vector to the odd one after it, which combines
  * and stands for both; at the end it hands the result back. The p remaining members run:

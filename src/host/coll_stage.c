@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host collectives on the GPU heap. Host code cannot load or store GPU memory, and the algorithms
  * of coll_*.c pull data from peers' buffers with host loads. Where a collective's dest or source
  * is GPU heap memory, it runs on a staging area instead: SHMEMI_COLL_STAGE_BYTES of the internal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Communication contexts: creation and destruction under one lock, everything else lock-free.
  * Context objects come from slabs that live until shmem_finalize, so a destroyed handle still
  * points at an object whose magic reports the misuse instead of reading freed memory.

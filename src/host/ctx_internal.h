@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contexts inside the library: the default context, resolving a shmem_ctx_t to its object, the
  * team-relative PE translation, and the constructor that team-based context creation
  * (shmem_team_create_ctx) uses. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Distributed locks: a ticket lock in PE 0's copy of the symmetric long. The high 32 bits hand out
  * tickets (fetch-add), the low 32 bits name the ticket being served; a PE waits until its ticket is
  * served, so the lock is granted in FIFO order and no waiting PE starves. Both halves wrap modulo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Memory management routines (include/shmem/memory.h). Each collective routine ends with an
  * allgather that is also its barrier: every PE learns whether every other PE succeeded, so a
  * failure is the same on every PE, and under SHMEM_DEBUG=1 that every PE passed the same

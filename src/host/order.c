@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fence, quiet and pe_quiet on the host. On the load/store path every put and AMO is performed
  * at return, so fence is a release fence and quiet a full fence; both first drain the calling
  * thread's non-temporal stores (BYPASS puts) with sfence. With a network transport, the context's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wait_until and test in every form, signal_wait_until, and the deprecated waits. Every load is
  * an acquire of the local word; waits spin, yield, then sleep, as src/host/relax.h decides. */
 #include "core/shmemi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The profiling interface (include/shmem/setup.h). Without a profiler of its own, the library
  * records the level, as the specification allows, so that a profiling library interposed on
  * shmem_pcontrol or a debugger can see it. */

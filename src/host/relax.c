@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The wait policy at run time (src/host/relax.h): per wait, when it started and its thresholds;
  * per PE, the processor it last waited on, published in the internal segment so that the PEs of
  * a node see who shares their processor. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* How a waiting PE uses its processor: every library wait (wait_until, signal_wait_until, the
  * collective tokens, locks) calls shmemi_relax on each unsuccessful check. A wait spins (pause)
  * while spinning is the fastest way to see the word change, yields while a peer may need the

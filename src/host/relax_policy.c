@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The decisions of the wait policy (src/host/relax.h): pure functions of what the caller
  * measured, so that tests drive them directly. */
 #include "host/relax.h"

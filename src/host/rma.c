@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Remote memory access on the host: put, get, p, g, iput, iget, ibput, ibget, the sized and byte
  * forms, and _nbi. On the load/store path a put is a copy into the peer's mapping (relaxed, done
  * at return), so _nbi forms are the blocking ones; a BYPASS context copies 4 KiB and more with

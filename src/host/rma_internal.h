@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The data paths shared by the host RMA, AMO, signal, ordering and bypass families. Every
  * operation takes one routing decision, shmemi_ptr(addr, pe): the load/store path when it gives a
  * mapped address, else the transport the route names (shmemi_route_transport). */

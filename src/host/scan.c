@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scans (OpenSHMEM 1.6): shmem_<T>_sum_inscan and shmem_<T>_sum_exscan. Member i of the team gets,
  * element-wise, the sum of the sources of members 0 to i (inscan) or 0 to i - 1 (exscan; zero on
  * member 0). Two algorithms, chosen by SHMEM_SCAN_ALGORITHM (docs/collectives.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Library setup, exit and query routines (include/shmem/setup.h); the work is in src/core. */
 #include "core/shmemi.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Put-with-signal and the signal operations. The signal update of put_signal is a release of the
  * put's data (outstanding non-temporal stores drained first); signal_add/set alone are relaxed
  * AMOs; signal_fetch is an acquire load (through the heap's transport where the heap is GPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Barriers: a dissemination barrier over the team's token channel (coll_internal.h). Each of
  * ceil(log2 n) rounds sends one token to the member 2^k ahead and waits for one from the member
  * 2^k behind, so every PE does O(log n) work, with no shared counter for all PEs to contend on.

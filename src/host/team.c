@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Teams and the machinery every collective shares: the token channels, the dissemination barrier,
  * the small all-gather used for argument checks, and the set-up at shmem_init. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* alltoall and alltoalls of every type of the RMA table, alltoallmem and alltoallsmem, and the
  * deprecated alltoall32/64 and alltoalls32/64 on an active set. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* barrier_all, sync_all, team_sync and the active-set barrier and sync: after each, every PE must
  * see the values every other PE stored before it, round after round. */
 #include <string.h>

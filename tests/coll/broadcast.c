@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Team broadcast of every type of the RMA table and broadcastmem, from every root, for sizes
  * below and above the pipelining chunk; then the deprecated broadcast32/64 on strided active
  * sets (the root's dest stays untouched there). argv[1] selects SHMEM_BCAST_ALGORITHM; the chunk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the multi-PE collective tests: checks that end the whole job with a message,
  * deterministic pseudo-random values (never zero) that every PE can recompute for every other PE,
  * and the algorithm choice from the command line. */

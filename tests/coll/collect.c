@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* collect (blocks of different sizes, some empty) and fcollect of every type of the RMA table,
  * collectmem and fcollectmem, and the deprecated collect32/64 and fcollect32/64 on active sets.
  * argv[1] selects SHMEM_COLLECT_ALGORITHM. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bad input to teams and collectives must end the job with a clear message, never hang. argv[1]
  * names the case; ctest matches the message (tests/coll/CMakeLists.txt). */
 #include <string.h>

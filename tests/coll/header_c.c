@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Compile test: shmem.h and shmemx.h as a whole in strict ISO C (C11 and C17, -pedantic), with the
  * C11 generic names of every collective and team handles as constant initializers. Never run. */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Compile test: shmem.h and shmemx.h as a whole in strict ISO C++ (C++11 and C++17, -pedantic),
 // with team handles as initializers and the complex reductions on std::complex and on the GNU
 // complex types. Never run.

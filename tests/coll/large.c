@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collectives on more than SHMEMI_COLL_STAGE_BYTES (2 MiB), the size of the staging area that
  * host collectives on GPU memory run through in rounds (src/host/coll_stage.c): broadcast from
  * the first and the last member and in place, reductions out of place and in place, fcollect,

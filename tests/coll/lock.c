@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Locks: mutual exclusion (a non-atomic counter on PE 0 updated under the lock), test_lock on a
  * held and a free lock, and fairness: PE 0 takes and releases the lock in a tight loop while the
  * others each acquire it a number of times. The ticket lock lets PE 0 get ahead of a waiting PE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every team reduction (_reduce) of every type of the specification's tables, on the world team,
  * for counts that take every algorithm's paths (folded members, tiny and large vectors, blocks of
  * unequal size), out of place and in place. argv[1] selects SHMEM_REDUCE_ALGORITHM. Values are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every scan (shmem_<T>_sum_inscan, shmem_<T>_sum_exscan) of every type of the sum table, on the
  * world team and on a strided team, for counts 0 to 9001, out of place and in place, and the C11
  * generic names. argv[1] selects SHMEM_SCAN_ALGORITHM. Values are small pseudo-random integers,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake -DLIBRARY=libshmem.so -DSTAGED=libshmem-staged.so -P staged_marker.cmake
 # Fails when LIBRARY holds the marker that SHMEMI_TEST_FORCE_STAGE compiles into the test-only
 # copy of the library (src/host/coll_stage.c), or when STAGED does not: the check must see it there.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Teams: predefined handles (also as static initializers), split_strided (including a reversed
  * team and a split of a split), split_2d, translate_pe, team_ptr, get_config, SHMEM_TEAM_INVALID
  * handling, collectives on the new teams, slot reuse over many create/destroy cycles, and running

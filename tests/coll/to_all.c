@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The deprecated shmem_<type>_<op>_to_all reductions of every type of their tables, on the world
  * active set and on the strided set of the even PEs, with pWrk and pSync. argv[1] selects
  * SHMEM_REDUCE_ALGORITHM. */

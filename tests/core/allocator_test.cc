@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The heap allocator on offsets (src/core/allocator.c): first fit, alignment, merging, resize,
 // and determinism (the same calls give the same offsets).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Parsing of sizes and switches from the environment (src/core/env.c).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Programs that make one mistake each (argv[1]); the tests check the job fails with a message
  * that names the PE, the call and the wrong value. */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Global and static variables are symmetric: stores through shmem_ptr into a peer's copy are
  * seen there, in .data and in .bss, and addresses outside them are not symmetric. */
 #include "pe_check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The seam for host memory shared with kernels (src/core/host_shared.c): zeroed calloc memory by
 // default, the installed allocator once a platform sets one, and no change after shmem_init.
 #include <gtest/gtest.h>

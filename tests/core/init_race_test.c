@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_init loses no write to the program's globals: while it moves the data segment into shared
  * memory, a second thread keeps incrementing a global in .bss and one in .data; after shmem_init
  * each holds exactly the number of increments made. Repeated in RUNS forked single-PE processes,

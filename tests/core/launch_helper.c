@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A PE program for the launcher tests: what it does depends on argv[1]. */
 #include <shmem.h>
 

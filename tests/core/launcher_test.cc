@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The launcher's teardown: a failing, killed or hanging PE ends the job within 5 seconds,
 // shmem_global_exit's status becomes shmemrun's, and nothing is left in /dev/shm. PEs in
 // different collective calls end the job with a message instead of hanging; SHMEM_HANG_TIMEOUT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The shmem_malloc family on every PE: the same calls give the same symmetric offsets, calloc
  * zeroes, align aligns, realloc keeps contents, exhaustion gives NULL everywhere and the heap
  * stays usable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checks for the multi-PE tests of core: a failed check prints where and ends the job. */
 #ifndef CORE_PE_CHECK_H
 #define CORE_PE_CHECK_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Jobs started by mpirun (Open MPI) through the PMIx bootstrap: setup, collectives of the
 # allocator, RMA, a failing PE and shmem_global_exit. Registered only when the PMIx bootstrap is
 # built and mpirun exists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A process that a PE of a PMIx job starts (fork + exec) inherits the job's PMIX_* variables. If
  * it called shmem_init as that PE it would join the job a second time under the same rank; it
  * must run as a job of its own, one PE, and the parent job must go on unharmed. Run under mpirun

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A job whose PE 1 sees another host name (in a UTS namespace of its own) and names it as its node
 # (SHMEM_NODE_NAME overrides the launcher's host name), as if it ran on another node. Exits 77
 # (skipped) where such namespaces cannot be created.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Counted initialization and re-initialization (OpenSHMEM 1.6): every shmem_init is matched by a
  * shmem_finalize, the last one finalizes, and shmem_init then initializes the library again with
  * fresh symmetric memory, teams and contexts. Also shmem_query_initialized and shmem_pcontrol. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The setup and query routines: init_thread, query_thread, my_pe, n_pes, accessibility, info,
  * repeated init and finalize, and the deprecated names. */
 #include "pe_check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A program in the OpenSHMEM 1.2 style: start_pes, _my_pe, _num_pes, no shmem_finalize; the
  * library finalizes when main returns. */
 #include "pe_check.h"

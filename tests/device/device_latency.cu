@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device-side latencies and put bandwidth between two PEs (run by scripts/gpu-check, not by ctest):
  * p ping-pong, put-with-signal ping-pong on the default and on a BYPASS context, fence/quiet with
  * nothing outstanding, a remote fetch-add, barrier_all, and putmem_nbi_block + quiet bandwidth.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers of the GPU tests: runtime-error checks, the "no GPU here" skip, a host barrier and result
  * reporting. */
 #ifndef SHMEM_TESTS_DEVICE_GPU_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device code of test_device_module, compiled to a fatbin and loaded at run time with
  * cuModuleLoad: its device state is filled by shmemx_cumodule_init. */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collectives in kernels between PEs: team queries, team_sync, alltoall, fcollect, broadcast and
  * every reduction operator, as one thread, one warp and one block, on SHMEM_TEAM_WORLD and
  * SHMEM_TEAM_SHARED. Sources are random (the seed is printed; SHMEM_TEST_SEED sets it), results

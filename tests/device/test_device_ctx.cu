@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contexts created on the host, used by kernels: the kernel decides from the handle's tag bits
  * and reads a team context's object for its PE translation, so the context objects must be memory
  * the GPU can read. For a BYPASS context, a NOSTORE context, a context of a team and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A kernel's fatal error ends the job, whatever the host code does next: after the report, the
  * host goes on as if nothing happened (a barrier, shmem_finalize, return 0), yet the job must end
  * with a non-zero status and never print "reached the end" (ctest checks both). Built with

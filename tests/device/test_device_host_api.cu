@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The host side of a GPU program: the host API on the GPU heap (putmem, getmem, AMOs from the
  * host into GPU memory through the ipc transport) and contexts created on the host used by kernels
  * (a BYPASS context: puts, quiet and the non-acquiring signal wait). */

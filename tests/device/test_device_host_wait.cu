@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host code waiting on words of the GPU heap. The host cannot load GPU memory; its waits, tests,
  * signal_fetch and bypass accesses read heap words through the ipc transport, with acquire
  * semantics, and must not wait for the kernels in flight (one of them sets the word).

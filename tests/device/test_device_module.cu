@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A module loaded at run time (cuModuleLoad of a fatbin that includes shmem.h) sees the device
  * state after shmemx_cumodule_init: its kernel puts to the next PE. */
 #include <cuda.h>

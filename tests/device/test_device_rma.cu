@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device API between PEs over the ipc transport: block puts in a ring, p/g, iput/iget,
  * put-with-signal pipeline with plain loads after the wait (the stale-L1 case), AMOs from every PE,
  * wait_until/test, device barrier and the stream-ordered forms. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* No silent hangs: with SHMEM_DEVICE_TIMEOUT_MS set, a wait that is never satisfied stops the
  * kernel with a message naming PE, call, address, block and thread (ctest matches it). With
  * SHMEM_DEVICE_CHECKS=1 (this file is also built that way), an out-of-range PE (argument pe) and

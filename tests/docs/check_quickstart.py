@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs the command blocks of docs/quickstart.md against an installation, so the page stays true.
 
   check_quickstart.py cpu BUILD_DIR       installs BUILD_DIR in a temporary prefix first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target of the environment parsers of src/core/env.c: shmemi_env_parse_size,
  * shmemi_env_bool and shmemi_env_get, against a reading of the text written here. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer entry point (clang, -DSHMEM_FUZZ=ON): FUZZ_TARGET (fuzz_wire or fuzz_env) on every
  * input. */
 #include "fuzz_targets.h"

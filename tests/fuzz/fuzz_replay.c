@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Replays a fuzz corpus through a target, then feeds it a fixed number of deterministic
  * mutations of the corpus (byte changes, insertions, deletions, splices, repeated blocks): the
  * fuzz targets' check in every build, without libFuzzer. Any abort or sanitizer report fails.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fuzz targets of the input parsers: each takes one input, checks the parser's answers
  * against an independent reading of the same bytes, and aborts (with a message) on a difference.
  * Driven by libFuzzer (fuzz_libfuzzer.c) or by the deterministic replay (fuzz_replay.c). */

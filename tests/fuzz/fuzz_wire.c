@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target of the bootstrap wire protocol's parsing: every header check of
  * src/core/bootstrap_wire.h, on both sides, and the socket-name parser. */
 #include <stdio.h>

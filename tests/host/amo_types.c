@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every AMO on every type of its table (standard, extended, bitwise), plain, context and fetching
  * _nbi forms, and the deprecated names: concurrent updates from every PE to every PE must
  * combine exactly. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contexts: every option combination, many contexts alive at once, sessions, pe_quiet; the BYPASS
  * context's non-temporal put path at sizes around the 4 KiB threshold with unaligned heads and
  * tails; bypass loads and stores; shmemx_acquire / shmemx_release. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bad input must end the job with a message naming the call and what was wrong. PE 0 makes the
  * mistake named by argv[1]; the other PEs wait to be ended with it. ctest matches the message. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C11 generic names of the host families, with and without a context, on a few types of
  * every table, checked end to end. */
 #include <string.h>

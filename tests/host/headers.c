@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Compiled, not run: the public headers are clean C11/C17 with -Wall -Wextra -Werror -pedantic
  * (see CMakeLists.txt), generic names included. */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Compiled, not run: the public headers are clean C++11/C++17 with -Wall -Wextra -Werror
 // -pedantic (see CMakeLists.txt), overloads included.
 #include <shmem.h>

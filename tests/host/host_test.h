@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers of the host multi-PE tests: checks that end the job with a message, pseudo-random
  * test data from a per-run seed every PE shares, and a barrier built only from the operations
  * under test (AMOs, quiet, wait_until), so that these tests stand on their own. */

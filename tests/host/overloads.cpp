@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The C++ overloads of the generic names of the host families, checked end to end.
 #include <cstdio>
 #include <cstring>

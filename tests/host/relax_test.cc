@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The wait policy's decisions (src/host/relax_policy.c): when a wait spins, yields and sleeps.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every RMA routine on every type of the standard RMA table, plain and context forms: each PE
  * writes to its right neighbour and reads from it; strided forms leave the gaps untouched. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Put-with-signal (SET and ADD, blocking and _nbi, typed, sized and byte forms), signal_add,
  * signal_set, signal_fetch, signal_wait_until, and every wait_until / test form with status
  * masks and comparison vectors. */

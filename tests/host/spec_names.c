@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every routine and constant in the index of the OpenSHMEM 1.6 specification is declared by
  * shmem.h and, for routines, defined by libshmem: this program takes the address of each routine
  * (so a missing declaration fails to compile and a missing definition fails to link), evaluates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SHMEM_THREAD_MULTIPLE: several threads per PE create and destroy contexts concurrently and
  * issue puts (some large, through BYPASS contexts) and AMOs at the same time. Each thread writes
  * its own region; the counters are only touched atomically. Runs clean under ThreadSanitizer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* AMOs on one word from PEs on its node and PEs on other nodes at once: every update must count.
  * Each PE adds random amounts to PE 0's 32- and 64-bit words with add, fetch_add and inc, and
  * takes and releases a lock word with compare_swap; PE 0 checks the sums. Run over several nodes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs a job of hosts_probe and checks its lines (what a job across hosts must look like):
 # every PE sees n_pes = HOSTS x PES_PER_HOST; PEs k*PES_PER_HOST .. (k+1)*PES_PER_HOST-1 share one
 # host name and the HOSTS groups have different ones; shmem_ptr gives an address for every PE of

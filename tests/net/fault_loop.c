@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A job for the fault tests (faults.sh): every PE puts to and gets from the next PE, with a quiet
  * after each round, for up to SECONDS seconds (argument, default 60), printing "fault_loop:
  * running" once every PE has done a round, so that the test knows when to strike. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Faults of a job across two test hosts (scripts/netns-hosts), each of which must end the job with a
 # non-zero status and a libshmem message naming the peer, within LIMIT seconds of the fault:
 #   link_down    host 1's link goes down mid-job (mpirun, whose own connections cross that link,

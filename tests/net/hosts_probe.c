@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Prints where each PE runs and which peers it maps, one line per PE, for a job across several
  * hosts (tests/net/check_hosts_probe.sh checks the lines):
  *   hosts_probe: pe P of N on HOST: ptr Q:map Q:null ...

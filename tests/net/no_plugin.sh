@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A job that needs the network transport where its plug-in cannot load: a copy of libshmem.so in a
 # folder without libshmem-ucx.so, found first through LD_LIBRARY_PATH. shmem_init must end the job
 # naming a PE on another node and the file that did not load.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host-side calls of GPU programs: collective kernel launch, runtime-loaded modules and
  * stream-ordered communication. Declared for CUDA/HIP translation units only. */
 #ifndef SHMEM_DEVICE_LAUNCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device API of libshmem: what a CUDA or HIP kernel may call. Included by shmem.h in every
  * CUDA/HIP translation unit (SHMEMI_DEVICE_TU); needs no relocatable device code.
  *

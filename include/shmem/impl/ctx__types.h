@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure behind shmem_ctx_t, and what the handle itself says. Plain data, so that host code
  * and GPU kernels read the same fields; created and destroyed only by the library
  * (src/host/ctx.c).

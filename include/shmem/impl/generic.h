@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers for the C11 _Generic interfaces of the family headers: argument pickers and the lists
  * of distinct C types each generic name dispatches on. The fixed-width and size_t/ptrdiff_t
  * names of the type tables are typedefs of these, so a generic call on them resolves to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The type tables of OpenSHMEM 1.6 as X-macros: X(C type, TYPENAME).
  * One list per table of the specification, so every family generates exactly the names the
  * specification lists and nothing else. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The interpreter on GPUs (shmem-litmus-cuda or shmem-litmus-hip, started by `shmem-litmus run
  * --platform cuda|hip`), written in the common subset of CUDA and HIP through the library's
  * portability header: every PE is a process with its GPU, and the test's threads are GPU threads.

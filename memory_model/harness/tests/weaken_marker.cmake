@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake -DLIBRARY=libshmem.so -DWEAKENED="copy;..." -P weaken_marker.cmake
 # Fails when LIBRARY holds the marker that SHMEMI_TEST_WEAKEN_* compiles into a weakened copy of
 # the library (src/host/order.c), or when a weakened copy does not: the check must see it there.

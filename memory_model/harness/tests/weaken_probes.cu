@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Probe kernels for weaken-isa: quiet, fence and a wait through the public device API. */
 #include <shmem.h>
 

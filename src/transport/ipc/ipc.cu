@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The ipc transport (see ipc.h). Segment operations only map memory; host RMA and AMOs on the
  * GPU heap go through put/get/amo here (copies and a one-thread kernel), since host code cannot
  * load or store device memory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The ipc transport: the symmetric heap in GPU memory, exported to the other PEs of the node with
  * CUDA/HIP IPC handles and mapped by each of them (NVLink/xGMI peer access between GPUs, or the
  * same GPU when PEs share one). */

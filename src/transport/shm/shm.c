@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The shm transport: symmetric segments in memfds, mapped by every PE of the node.
  *
  * Peers map a segment by opening /proc/<pid>/fd/<fd> of its owner, so a segment's blob is just

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The UCX transport: the process-wide ucp context and default worker, addresses, memory
  * registration, and the plug-in's entry point. */
 #include <stdlib.h>

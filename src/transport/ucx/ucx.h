@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The UCX transport (a plug-in, libshmem-ucx.so): UCX's ucp layer, which drives InfiniBand and
  * RoCE through its verbs transports (rc, dc, ud) on a cluster and TCP and shared memory elsewhere.
  * Private to src/transport/ucx.

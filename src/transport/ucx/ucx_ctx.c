@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The UCX transport's contexts: a worker per OpenSHMEM context, endpoints and rkeys made on first
  * use, and the remote operations. How each keeps the memory model (docs/transports.md):
  *   put, get             ucp_put_nbx / ucp_get_nbx; blocking forms wait for the request

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # A user's build (no options) does not turn warnings into errors; SHMEM_WERROR=ON does.
 # cmake -DSOURCE_DIR=... -DWORK_DIR=... -P check_default_flags.cmake
 foreach(mode default werror)

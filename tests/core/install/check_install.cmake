@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build into a temporary prefix, moves it, and builds programs against the moved
 # copy with oshcc, oshc++, pkg-config and find_package(shmem); runs them with shmemrun/oshrun.
 # Every installed program must start without LD_LIBRARY_PATH.

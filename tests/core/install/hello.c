@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Built by oshcc and by pkg-config flags from an installation: each PE writes its number into
  * its right neighbour's global variable. */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Built by oshc++ and by a CMake project with find_package(shmem): the headers work from C++.
 #include <shmem.h>
 #include <shmemx.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/install-deps counts a dependency as present when its tool is on PATH, whatever installed
 # it, installs only what is missing, and names what it could not install in one line.
 # Here: a machine whose cmake is not a Debian package (dpkg knows of nothing) and whose package

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Misuse that must fail at compile time, with a message that says what is wrong.
 #   check_misuse.sh cpu-platform cuda|hip SRCDIR BUILD_INCLUDE_DIR
 #       device_code.cu against the cpu headers of BUILD_INCLUDE_DIR: first of all, the #error naming

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Compile-fail case: a CUDA/HIP translation unit. Against a cpu installation the headers must stop
  * with one #error naming the platform (tests/core/misuse/check_misuse.sh). */
 #include <shmem.h>

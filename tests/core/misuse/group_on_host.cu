@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Compile-fail case: a device-only group form called from host code must not compile, and the
  * compiler must say that it is a device function (tests/core/misuse/check_misuse.sh). */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ISA probes: one kernel per device operation and path, each calling exactly the code the public
  * function runs for that path. scripts/check-isa compiles this file for sm_90 (PTX, and SASS on
  * a GPU machine), gfx90a and gfx940 and checks each kernel against tests/device/isa/expect.txt. */

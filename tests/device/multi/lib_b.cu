@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A translation unit of the multi-module test (see part.h). */
 #include <shmem.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device state without relocatable device code: kernels in two translation units of the program
  * and in two shared libraries all see the state that shmem_init filled (PE number, heap, peers). */
 #include "../gpu_test.h"

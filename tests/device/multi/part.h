@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One part of the multi-module test: every part launches its own kernel, which reads the device
  * state of its own translation unit and puts one word to the next PE. */
 #ifndef SHMEM_TESTS_DEVICE_MULTI_PART_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A user's kernel file that names its own helpers gpu_*, as a CUDA/HIP program may well do: the
  * library's headers must not take such names (scripts/check-user-names compiles it). */
 #include <shmem.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The public device API: the standard names as __host__ __device__ functions (on the host they
  * call the library's host implementation, on the device the operations of ops__funcs.h) and the
  * device-only group forms shmemx_*_warp / shmemx_*_block. The contract of each family is in

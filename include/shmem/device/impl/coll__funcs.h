@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collectives in kernels: team_sync, alltoall, fcollect, broadcast and the reductions of
  * OpenSHMEM 1.6 on SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED, called by one thread (the standard
  * names), one warp (shmemx_*_warp) or one block (shmemx_*_block) per PE. The typed names are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The rest of the host API's names in CUDA/HIP translation units, so that a file that includes
  * shmem.h compiles whether its calls run on the host or the device: the sized and blocked-strided
  * RMA forms, the fetching non-blocking AMOs, the names deprecated since OpenSHMEM 1.4, the BYPASS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* C++ overloads of the generic names (shmem_put, shmem_atomic_fetch_add, shmem_wait_until, ...)
  * for CUDA/HIP translation units, usable on the host and the device; each calls the typed
  * function of its type. */

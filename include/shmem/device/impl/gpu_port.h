@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one CUDA/HIP portability header of libshmem.
  *
  * Host side: shmemi_gpu_* names for the runtime API, mapped to cuda* or hip*.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device operations, once per path (Bypass = 0: default context, 1: BYPASS context) and per
  * group (thread, warp, block). The public functions in shmem/device/impl/api__funcs.h choose one
  * of these; scripts/check-isa compiles each of them alone and checks its instructions against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-translation-unit device state and the helpers every device operation uses: address
  * translation (the one routing decision on the device), argument checks, wait timeouts and
  * cooperative groups (thread, warp, block). */

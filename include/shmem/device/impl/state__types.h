@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device state block: what a kernel needs to reach every PE's symmetric heap. Plain data,
  * filled by shmem_init (src/device/state.cu) and copied into every translation unit's
  * __constant__ copy (shmem/device/impl/state__funcs.h). */
