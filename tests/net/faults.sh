@@ -53,14 +53,14 @@ if [ "$case" = link_down ]; then
         grep -q "libshmem: PE 0: network: " "$out" && break
         sleep 0.1
     done
-    took=$(echo "$(date +%s.%N) - $start" | bc)
+    took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
     ip -n "$NETNS_PREFIX-h1" link set eth0 up
     wait "$job"
     status=$?
 else
     wait "$job"
     status=$?
-    took=$(echo "$(date +%s.%N) - $start" | bc)
+    took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
 fi
 [ "$case" = stop ] && kill -CONT "$pe1" 2>/dev/null
 cat "$out"
@@ -69,7 +69,7 @@ echo "faults.sh: $case: job status $status, ended $took s after the fault"
     echo "faults.sh: $case: the job succeeded"
     exit 1
 }
-[ "$(echo "$took < $limit" | bc)" = 1 ] || {
+awk -v t="$took" -v l="$limit" 'BEGIN { exit !(t < l) }' || {
     echo "faults.sh: $case: took longer than $limit s"
     exit 1
 }
