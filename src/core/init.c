@@ -406,8 +406,7 @@ int shmemi_init(const char *call, int requested) {
     return requested;
 }
 
-/* quiet on every context of every transport. */
-static void transports_quiet(void) {
+void shmemi_transports_quiet(void) {
     if (shmemi_transport_local)
         shmemi_transport_local->quiet(NULL);
     if (shmemi_transport_net)
@@ -415,7 +414,7 @@ static void transports_quiet(void) {
 }
 
 void shmemi_barrier_internal(void) {
-    transports_quiet();
+    shmemi_transports_quiet();
     shmemi_full_fence();
     shmemi_bootstrap->barrier();
 }
@@ -427,7 +426,7 @@ static void finalize_epoch(void) {
     shmemi_modules_finalize();
     /* No PE touches another's memory after this barrier; once this PE's network operations are
      * complete, peers that pass it first may close their endpoints. */
-    transports_quiet();
+    shmemi_transports_quiet();
     shmemi_transport_plugins_closing();
     shmemi_full_fence();
     shmemi_bootstrap->barrier();

@@ -48,7 +48,6 @@ void shmemi_route_nodes(const char *call) {
     if (disable_p2p < 0)
         shmemi_fatal(call, "SHMEM_DISABLE_P2P='%s' is not 0 or 1", getenv("SHMEM_DISABLE_P2P"));
     shmemi_n_nodes = 0;
-    need_network = 0;
     for (int pe = 0; pe < n; pe++) {
         int node = -1;
         for (int q = 0; q < pe && node < 0; q++)
@@ -59,7 +58,6 @@ void shmemi_route_nodes(const char *call) {
     for (int pe = 0; pe < n; pe++) {
         int same_node = shmemi_routes[pe].node == shmemi_routes[me].node;
         shmemi_routes[pe].mapped = pe == me || (same_node && disable_p2p != 1);
-        need_network |= !shmemi_routes[pe].mapped;
     }
     /* The network's atomics need not be atomic with the CPU's (NIC atomics are not): once any PE
      * is reached over the network, every AMO of the job goes through it, also to this node's PEs
@@ -237,8 +235,11 @@ void shmemi_route_network(const char *call) {
                      net_ops->name);
     shmemi_transport_net = net_ops;
     progress_start(call);
-    shmemi_debug_log("network transport %s: %d of %d PEs on other nodes, progress thread %s",
-                     net_ops->name, n - 1, n, progress_running ? "on" : "off");
+    int unmapped = 0;
+    for (int pe = 0; pe < n; pe++)
+        unmapped += !shmemi_routes[pe].mapped;
+    shmemi_debug_log("network transport %s: %d of %d PEs not mapped, progress thread %s",
+                     net_ops->name, unmapped, n, progress_running ? "on" : "off");
 }
 
 void shmemi_route_finalize(void) {

@@ -183,6 +183,9 @@ static inline void shmemi_full_fence(void) {
 }
 #endif
 
+/* quiet on every context of every transport (the heap's and the network's). */
+void shmemi_transports_quiet(void);
+
 /* quiet on every transport, a full memory fence, then the bootstrap barrier. The barrier inside
  * the memory management routines; the public shmem_barrier_all lives in src/host. */
 void shmemi_barrier_internal(void);

@@ -28,9 +28,7 @@ static int agree_or_overflow(const char *call, agreement_t mine, int overflowed)
     agreement_t stack[8], *all = n <= 8 ? stack : malloc((size_t)n * sizeof(*all));
     if (!all)
         shmemi_fatal(call, "out of memory");
-    shmemi_transport_local->quiet(NULL);
-    if (shmemi_transport_net)
-        shmemi_transport_net->quiet(NULL);
+    shmemi_transports_quiet();
     shmemi_full_fence();
     shmemi_watch_call(call);
     shmemi_bootstrap->allgather(&mine, all, sizeof(mine));
