@@ -63,8 +63,7 @@ static void amo_transport(const char *call, const struct shmemi_ctx *c, shmemi_a
     shmemi_status_t st =
         ops->amo(shmemi_ctx_tctx(c, ops), op, seg, offset, fetch_p, operand, compare, size, wpe);
     if (st != SHMEMI_OK)
-        shmemi_fatal(call, "transport %s failed to reach PE %d (status %d, address %p)", ops->name,
-                     wpe, (int)st, dest);
+        shmemi_transport_failed(call, ops, st, dest, wpe);
 }
 
 /* The mapped address of dest on wpe for a CPU atomic, or NULL when AMOs to wpe take a transport. */

@@ -106,7 +106,7 @@ static inline void load_bytes(void *dest, const char *r, size_t len) {
 }
 
 /* The transport path: pe's copy of addr is not load/store reachable from here. */
-static void transport_failed(const char *call, const shmemi_transport_ops_t *ops,
+void shmemi_transport_failed(const char *call, const shmemi_transport_ops_t *ops,
                              shmemi_status_t status, const void *addr, int pe) {
     shmemi_fatal(call, "transport %s failed to reach PE %d (status %d, address %p)", ops->name, pe,
                  (int)status, addr);
@@ -121,7 +121,7 @@ static void transport_put(const char *call, const struct shmemi_ctx *c, void *de
     shmemi_status_t st = nbi ? ops->put_nbi(tctx, seg, offset, source, len, pe)
                              : ops->put(tctx, seg, offset, source, len, pe);
     if (st != SHMEMI_OK)
-        transport_failed(call, ops, st, dest, pe);
+        shmemi_transport_failed(call, ops, st, dest, pe);
 }
 
 static void transport_get(const char *call, const struct shmemi_ctx *c, void *dest,
@@ -133,7 +133,7 @@ static void transport_get(const char *call, const struct shmemi_ctx *c, void *de
     shmemi_status_t st = nbi ? ops->get_nbi(tctx, dest, seg, offset, len, pe)
                              : ops->get(tctx, dest, seg, offset, len, pe);
     if (st != SHMEMI_OK)
-        transport_failed(call, ops, st, source, pe);
+        shmemi_transport_failed(call, ops, st, source, pe);
 }
 
 void shmemi_local_read(const char *call, void *dest, const void *addr, size_t len) {

@@ -61,6 +61,12 @@ void shmemi_local_read(const char *call, void *dest, const void *addr, size_t le
  * heap's transport: a release store of the word. Fatal when the transport fails. */
 void shmemi_local_write(const char *call, void *addr, const void *source, size_t len);
 
+/* Ends the job: transport ops returned status for an operation on addr at world PE pe. */
+__attribute__((noreturn)) void shmemi_transport_failed(const char *call,
+                                                       const shmemi_transport_ops_t *ops,
+                                                       shmemi_status_t status, const void *addr,
+                                                       int pe);
+
 /* Contiguous transfers of len bytes; pe is team-relative on ctx. */
 void shmemi_put_bytes(const char *call, shmem_ctx_t ctx, void *dest, const void *source, size_t len,
                       int pe);
