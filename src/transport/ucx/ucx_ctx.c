@@ -114,10 +114,8 @@ shmemi_status_t ucx_ctx_create(long options, shmemi_transport_ctx_t **tctx_p) {
     return SHMEMI_OK;
 }
 
-static void peer_destroy(shmemi_transport_ctx_t *t, int pe) {
-    ucx_peer_t *p = t->peers[pe];
-    if (!p)
-        return;
+/* Destroys p's rkeys and closes its endpoint, progressing worker until the close is done. */
+static void peer_close(ucp_worker_h worker, ucx_peer_t *p) {
     for (int s = 0; s < SHMEMI_MAX_SEGMENTS; s++)
         if (p->rkey[s])
             ucp_rkey_destroy(p->rkey[s]);
@@ -126,10 +124,16 @@ static void peer_destroy(shmemi_transport_ctx_t *t, int pe) {
     void *req = ucp_ep_close_nbx(p->ep, &param);
     if (req && !UCS_PTR_IS_ERR(req)) {
         while (ucp_request_check_status(req) == UCS_INPROGRESS)
-            ucp_worker_progress(t->worker);
+            ucp_worker_progress(worker);
         ucp_request_free(req);
     }
     free(p);
+}
+
+static void peer_destroy(shmemi_transport_ctx_t *t, int pe) {
+    if (!t->peers[pe])
+        return;
+    peer_close(t->worker, t->peers[pe]);
     t->peers[pe] = NULL;
 }
 
@@ -192,13 +196,10 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
 void ucx_ctx_destroy_all(void) {
     while (contexts)
         ucx_ctx_destroy(contexts);
-    /* The spares, through a context of their own that owns them one at a time. */
-    shmemi_transport_ctx_t holder = {.worker = ucx.worker};
-    ucx_peer_t *one[1];
-    holder.peers = one;
+    ucx_peer_t *p;
     for (int pe = 0; spares && pe < ucx_host->n_pes; pe++)
-        while ((one[0] = spare_take(pe)) != NULL)
-            peer_destroy(&holder, 0);
+        while ((p = spare_take(pe)) != NULL)
+            peer_close(ucx.worker, p);
     free(spares);
     spares = NULL;
 }
