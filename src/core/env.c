@@ -11,6 +11,7 @@
 #include "env.h"
 
 static const char *const bcast_choices[] = {"binomial", "linear", NULL};
+static const char *const device_path_choices[] = {"auto", "proxy", NULL};
 static const char *const collect_choices[] = {"auto", "linear", "ring", "recursive_doubling", NULL};
 static const char *const reduce_choices[] = {"auto", "linear", "recursive_doubling", "rabenseifner",
                                              NULL};
@@ -67,6 +68,10 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "GPU platforms: a device-side wait that lasts longer than this many milliseconds reports "
      "the PE and the call and ends the job; 0 waits forever.",
      SHMEMI_ENV_COUNT, NULL},
+    {"SHMEM_DEVICE_PATH", "auto",
+     "GPU platforms: how kernels reach other PEs. auto: load/store to the PEs of the node; proxy: "
+     "every other PE through the host proxy (for testing the path kernels take to other nodes).",
+     SHMEMI_ENV_CHOICE, device_path_choices},
     {"SHMEM_TRANSPORTS", "",
      "Comma-separated network transports that may load (ucx). Unset: every one found. Peers on "
      "this node use load/store (shm, ipc) whatever this says.",

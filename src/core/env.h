@@ -8,6 +8,8 @@
 
 #include "shmemi.h"
 
+SHMEMI_EXTERN_C_BEGIN
+
 /* What a variable's value must be; shmem_init fails on any other (shmemi_env_find_invalid). */
 typedef enum {
     SHMEMI_ENV_TEXT,   /* anything (a command, a path, a value the library sets itself) */
@@ -49,5 +51,7 @@ const char *shmemi_env_closest(const char *name, size_t n);
 #define SHMEMI_ENV_JOB_SECRET "SHMEM_JOB_SECRET"
 #define SHMEMI_ENV_JOB_PE "SHMEM_JOB_PE"
 #define SHMEMI_ENV_JOB_N_PES "SHMEM_JOB_N_PES"
+
+SHMEMI_EXTERN_C_END
 
 #endif

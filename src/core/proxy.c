@@ -158,11 +158,12 @@ static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t
         ops->amo(tctx_of(ops, c->ctx), op, seg, off, fetch_p, operand, compare, size, c->pe));
 }
 
-/* Orders what the command's context issued to its PE before what it issues next. */
+/* Orders what the command's context issued to its PE (every PE: -1) before what it issues
+ * next. */
 static void do_fence(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
     shmemi_full_fence();
     const shmemi_transport_ops_t *net = shmemi_transport_net;
-    if (net && !shmemi_routes[c->pe].mapped)
+    if (net && (c->pe < 0 || !shmemi_routes[c->pe].mapped))
         check_status(p, t, c, net, net->fence(tctx_of(net, c->ctx), c->pe));
 }
 
@@ -190,7 +191,8 @@ static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_prox
 
 /* Checks what a producer wrote before anything is issued. */
 static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
-    if ((unsigned)c->pe >= (unsigned)shmemi_state.n_pes) {
+    int any_pe = c->op == SHMEMI_PROXY_QUIET || (c->op == SHMEMI_PROXY_FENCE && c->pe == -1);
+    if (!any_pe && (unsigned)c->pe >= (unsigned)shmemi_state.n_pes) {
         char what[64];
         snprintf(what, sizeof(what), "PE %d out of range [0, %d)", (int)c->pe, shmemi_state.n_pes);
         command_failed(p, t, c, what);

@@ -389,7 +389,7 @@ typedef struct shmemi_transport_ops {
                                   size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
                                   int pe);
     /* Orders delivery of the context's earlier puts, AMOs and signals to pe before its later
-     * ones to pe. */
+     * ones to pe; pe -1: to every PE. */
     shmemi_status_t (*fence)(shmemi_transport_ctx_t *tctx, int pe);
     /* Completes everything the context issued (tctx NULL: on every context). */
     shmemi_status_t (*quiet)(shmemi_transport_ctx_t *tctx);

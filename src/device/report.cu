@@ -21,7 +21,7 @@ static int stopping;
 
 /* The message of a READY record, then SEEN, then the end of the job. */
 __attribute__((noreturn)) static void print_record(shmemi_dreport_t *r) {
-    char what[2 * SHMEMI_DREPORT_TEXT + 64];
+    char what[2 * SHMEMI_DREPORT_TEXT + 384];
     const void *addr = (const void *)(uintptr_t)r->addr;
     switch (r->kind) {
     case SHMEMI_DFATAL_PE:
@@ -50,6 +50,13 @@ __attribute__((noreturn)) static void print_record(shmemi_dreport_t *r) {
         snprintf(what, sizeof(what), "PE_root %lld out of range [0, %lld) of the team",
                  (long long)r->a, (long long)r->b);
         break;
+    case SHMEMI_DFATAL_PROXY: {
+        char state[256];
+        shmemi_device_proxy_describe(state, sizeof(state));
+        snprintf(what, sizeof(what), "proxy ticket %lld waited %s for %s; %s", (long long)r->a,
+                 "past SHMEM_DEVICE_TIMEOUT_MS", r->b ? "its answer" : "a free slot", state);
+        break;
+    }
     default:
         snprintf(what, sizeof(what), "%s", r->what);
         break;

@@ -9,6 +9,7 @@
 
 #include <shmem.h>
 
+#include "core/env.h"
 #include "transport/ipc/ipc.h"
 #include "device/device.h"
 
@@ -74,12 +75,23 @@ static shmemi_status_t device_init(void) {
     state.my_pe = shmemi_state.my_pe;
     state.n_pes = n;
     state.device = shmemi_ipc_device();
+    state.one_node = shmemi_n_nodes == 1;
     state.heap_base = shmemi_state.segments[0].local_base;
     state.heap_size = shmemi_state.segments[0].size;
+    /* SHMEM_DEVICE_PATH=proxy: every other PE through the proxy (its consumer reaches the node's
+     * PEs through the ipc transport, as host calls do). */
+    const int proxy_all = strcmp(shmemi_env_get("SHMEM_DEVICE_PATH"), "proxy") == 0;
+    int proxied = 0;
     for (int pe = 0; pe < n; pe++) {
         state.peer_base[pe] = shmemi_ipc_peer_base(pe);
         state.peer_path[pe] = state.peer_base[pe] ? SHMEMI_PATH_LOADSTORE : SHMEMI_PATH_NONE;
+        if (proxy_all && pe != state.my_pe) {
+            state.peer_path[pe] = SHMEMI_PATH_PROXY;
+            proxied++;
+        }
     }
+    if (proxied)
+        state.proxy = shmemi_device_proxy_start();
     const char *timeout = getenv("SHMEM_DEVICE_TIMEOUT_MS");
     if (timeout && *timeout) {
         char *end;
@@ -138,6 +150,7 @@ static void device_finalize(void) {
     if (!state.initialized)
         return;
     (void)shmemi_gpu_device_synchronize();
+    shmemi_device_proxy_stop();
     shmemi_device_report_stop();
     (void)shmemi_gpu_free(state.barrier_epoch);
     shmemi_heap_free(state.coll_scratch);

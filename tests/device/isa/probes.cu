@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ISA probes: one kernel per device operation and path, each calling exactly the code the public
  * function runs for that path. scripts/check-isa compiles this file for sm_90 (PTX, and SASS on
- * a GPU machine), gfx90a and gfx940 and checks each kernel against tests/device/isa/expect.txt. */
+ * a GPU machine), gfx90a and gfx940 and checks each kernel against tests/device/isa/expect.txt.
+ * The rules are those of the load/store path: the probes compile without the proxy path, as a
+ * kernel built with SHMEM_DEVICE_PROXY=0 does (the full build, with it, is checked for calls). */
+#if defined(SHMEMI_ISA_PROBE)
+#define SHMEM_DEVICE_PROXY 0
+#endif
 #include <shmem/device/shmem_device.h>
 
 #define PROBE extern "C" __global__ void

@@ -102,6 +102,14 @@ SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T 
     pe = shmemi_dctx_pe(ctx, pe);
     if (n == 0)
         return;
+    if (shmemi_dproxied(pe)) {
+        for (size_t i = 0; i < n; i++)
+            shmemi_dproxy_put_thread(call, d + (ptrdiff_t)i * dst, s + (ptrdiff_t)i * sst,
+                                     sizeof(T), pe);
+        if (shmemi_dctx_tag_bypass(ctx))
+            shmemi_dtrack_dirty();
+        return;
+    }
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
     shmemi_dremote(call, d + (ptrdiff_t)(n - 1) * dst, sizeof(T), pe);
     if (shmemi_dctx_tag_bypass(ctx)) {
@@ -117,6 +125,12 @@ SHMEMI_DI void shmemi_api_iget(const char *call, shmem_ctx_t ctx, T *d, const T 
     pe = shmemi_dctx_pe(ctx, pe);
     if (n == 0)
         return;
+    if (shmemi_dproxied(pe)) {
+        for (size_t i = 0; i < n; i++)
+            shmemi_dproxy_get_thread(call, d + (ptrdiff_t)i * dst, s + (ptrdiff_t)i * sst,
+                                     sizeof(T), pe);
+        return;
+    }
     const T *r = (const T *)shmemi_dremote(call, s, sizeof(T), pe);
     shmemi_dremote(call, s + (ptrdiff_t)(n - 1) * sst, sizeof(T), pe);
     shmemi_dcopy_strided<1, 0, SHMEMI_GROUP_THREAD>(d, dst, r, sst, n);
@@ -124,6 +138,13 @@ SHMEMI_DI void shmemi_api_iget(const char *call, shmem_ctx_t ctx, T *d, const T 
 template <typename T>
 SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
+    if (shmemi_dproxied(pe)) {
+        shmemi_dcheck_symmetric(call, d, sizeof(T));
+        shmemi_dproxy_put_thread(call, d, &v, sizeof(T), pe);
+        if (shmemi_dctx_tag_bypass(ctx))
+            shmemi_dtrack_dirty();
+        return;
+    }
     T *r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
     if (shmemi_dctx_tag_bypass(ctx)) {
         shmemi_dstore<1>(r, v);
@@ -134,16 +155,29 @@ SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe
 }
 template <typename T>
 SHMEMI_DI T shmemi_api_g(const char *call, shmem_ctx_t ctx, const T *s, int pe) {
-    return shmemi_ld_bypass((const T *)shmemi_dremote(call, s, sizeof(T), shmemi_dctx_pe(ctx, pe)));
+    pe = shmemi_dctx_pe(ctx, pe);
+    if (shmemi_dproxied(pe)) {
+        shmemi_dcheck_symmetric(call, s, sizeof(T));
+        T v;
+        shmemi_dproxy_get_thread(call, &v, s, sizeof(T), pe);
+        return v;
+    }
+    return shmemi_ld_bypass((const T *)shmemi_dremote(call, s, sizeof(T), pe));
 }
 /* The remote word of an AMO or signal update on ctx; on a BYPASS context the update, issued
  * right after, is recorded for fence and quiet. */
 template <typename T>
-SHMEMI_DI T *shmemi_api_amo_target(const char *call, shmem_ctx_t ctx, const T *d, int pe) {
-    T *r = (T *)shmemi_dremote(call, d, sizeof(T), shmemi_dctx_pe(ctx, pe));
+SHMEMI_DI shmemi_dword<T> shmemi_api_amo_target(const char *call, shmem_ctx_t ctx, const T *d,
+                                                int pe) {
+    pe = shmemi_dctx_pe(ctx, pe);
+    shmemi_dword<T> w = {NULL, (T *)d, pe, call};
+    if (shmemi_dproxied(pe))
+        shmemi_dcheck_symmetric(call, d, sizeof(T));
+    else
+        w.r = (T *)shmemi_dremote(call, d, sizeof(T), pe);
     if (shmemi_dctx_tag_bypass(ctx))
         shmemi_dtrack_dirty();
-    return r;
+    return w;
 }
 #endif
 

@@ -30,18 +30,15 @@ SHMEMI_DI void shmemi_dfatal_root(const char *call, int root, int size) {
     shmemi_dfatal(SHMEMI_DFATAL_ROOT, call, NULL, NULL, root, size);
 }
 
-/* SHMEM_TEAM_SHARED: every PE when this GPU maps every peer's heap (one node), else the caller. */
+/* SHMEM_TEAM_SHARED: every PE when they are all on this node (as the host's team), else the
+ * caller. */
 SHMEMI_DI shmemi_dteam shmemi_dteam_get(const char *call, shmem_team_t team) {
     const int me = shmemi_dstate.my_pe, n = shmemi_dstate.n_pes;
     const shmemi_dteam world = {0, 1, n, me}, self = {me, 1, 1, 0};
     if (team == SHMEM_TEAM_WORLD)
         return world;
-    if (team == SHMEM_TEAM_SHARED) {
-        for (int pe = 0; pe < n; pe++)
-            if (shmemi_dptr(shmemi_dstate.heap_base, pe) == NULL)
-                return self;
-        return world;
-    }
+    if (team == SHMEM_TEAM_SHARED)
+        return shmemi_dstate.one_node ? world : self;
     shmemi_dfatal_team(call, team);
     return self;
 }

@@ -6,6 +6,7 @@
 #ifndef SHMEM_DEVICE_IMPL_OPS__FUNCS_H
 #define SHMEM_DEVICE_IMPL_OPS__FUNCS_H
 
+#include <shmem/device/impl/proxy__funcs.h>
 #include <shmem/device/impl/state__funcs.h>
 
 #if SHMEMI_DEVICE_PASS
@@ -179,6 +180,13 @@ SHMEMI_DI void shmemi_dcopy_strided(T *dst, ptrdiff_t dst_stride, const T *src,
  * get never returns a stale cache line), local destination. */
 template <int Bypass, int Group>
 SHMEMI_DI void shmemi_dput(const char *call, void *dest, const void *source, size_t n, int pe) {
+    if (shmemi_dproxied(pe)) {
+        shmemi_dcheck_symmetric(call, dest, n);
+        shmemi_dproxy_put<Group>(call, dest, source, n, pe);
+        if (Bypass)
+            shmemi_dtrack_dirty();
+        return;
+    }
     void *r = shmemi_dremote(call, dest, n, pe);
     shmemi_dcopy<0, Bypass, Group>(r, source, n);
     if (Bypass)
@@ -186,6 +194,11 @@ SHMEMI_DI void shmemi_dput(const char *call, void *dest, const void *source, siz
 }
 template <int Bypass, int Group>
 SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, size_t n, int pe) {
+    if (shmemi_dproxied(pe)) {
+        shmemi_dcheck_symmetric(call, source, n);
+        shmemi_dproxy_get<Group>(call, dest, source, n, pe);
+        return;
+    }
     const void *r = shmemi_dremote(call, source, n, pe);
     shmemi_dcopy<1, 0, Group>(dest, r, n);
 }
@@ -220,6 +233,7 @@ template <int Quiet, int Bypass> SHMEMI_DI void shmemi_dorder_fence() {
 }
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
     shmemi_dorder_fence<1, Bypass>();
+    shmemi_dproxy_order<1>("shmem_quiet");
 }
 /* Quiet (Quiet = 1) or fence (Quiet = 0) of a thread or group: every thread's stores are drained
  * and the group synchronized before one thread acts, so the fence covers the whole group's
@@ -234,6 +248,8 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
         const bool mine = shmemi_dtrack_outstanding(t);
         if (shmemi_group_any<Group>(mine) && shmemi_group_rank<Group>() == 0)
             shmemi_dorder_fence<Quiet, 1>();
+        if (shmemi_group_rank<Group>() == 0)
+            shmemi_dproxy_order<Quiet>(Quiet ? "shmem_quiet" : "shmem_fence");
         shmemi_group_sync<Group>();
         if (mine)
             shmemi_dtrack_settle(t);
@@ -241,8 +257,10 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
     }
 #endif
     shmemi_group_sync<Group>();
-    if (shmemi_group_rank<Group>() == 0)
+    if (shmemi_group_rank<Group>() == 0) {
         shmemi_dorder_fence<Quiet, Bypass>();
+        shmemi_dproxy_order<Quiet>(Quiet ? "shmem_quiet" : "shmem_fence");
+    }
     shmemi_group_sync<Group>();
 }
 template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group() {
@@ -288,6 +306,62 @@ template <typename T> SHMEMI_DI void shmemi_damo_set(T *r, T v) {
     shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(r, v);
 }
 
+/* The target of a device AMO: its mapped address r, or (r NULL) the symmetric address addr on pe,
+ * which the proxy reaches. The forms below take the proxy path only when r is NULL; without
+ * SHMEM_DEVICE_PROXY they are the pointer forms above. */
+template <typename T> struct shmemi_dword {
+    T *r;
+    T *addr;
+    int pe;
+    const char *call;
+};
+template <typename T>
+SHMEMI_DI T shmemi_dword_proxy(const shmemi_dword<T> &w, uint32_t op, T v, T cmp, bool fetch) {
+    typedef typename shmemi_bits<sizeof(T)>::type B;
+    const uint64_t old =
+        shmemi_dproxy_amo(w.call, op, w.addr, (uint64_t)shmemi_bit_cast<B>(v),
+                          (uint64_t)shmemi_bit_cast<B>(cmp), sizeof(T), fetch, w.pe);
+    return shmemi_bit_cast<T>((B)old);
+}
+#define SHMEMI_DAMO_WORD(NAME, OP)                                                                 \
+    template <typename T> SHMEMI_DI T shmemi_damo_##NAME(const shmemi_dword<T> &w, T v) {          \
+        if (SHMEM_DEVICE_PROXY && w.r == NULL)                                                     \
+            return shmemi_dword_proxy(w, SHMEMI_PROXY_AMO_OP_##OP, v, T(), true);                  \
+        return shmemi_damo_##NAME(w.r, v);                                                         \
+    }                                                                                              \
+    template <typename T> SHMEMI_DI void shmemi_damo_##NAME##_nf(const shmemi_dword<T> &w, T v) {  \
+        if (SHMEM_DEVICE_PROXY && w.r == NULL)                                                     \
+            (void)shmemi_dword_proxy(w, SHMEMI_PROXY_AMO_OP_##OP, v, T(), false);                  \
+        else                                                                                       \
+            shmemi_damo_##NAME##_nf(w.r, v);                                                       \
+    }
+SHMEMI_DAMO_WORD(add, ADD)
+SHMEMI_DAMO_WORD(and, AND)
+SHMEMI_DAMO_WORD(or, OR)
+SHMEMI_DAMO_WORD(xor, XOR)
+#undef SHMEMI_DAMO_WORD
+template <typename T> SHMEMI_DI T shmemi_damo_swap(const shmemi_dword<T> &w, T v) {
+    if (SHMEM_DEVICE_PROXY && w.r == NULL)
+        return shmemi_dword_proxy(w, SHMEMI_PROXY_AMO_OP_SWAP, v, T(), true);
+    return shmemi_damo_swap(w.r, v);
+}
+template <typename T> SHMEMI_DI T shmemi_damo_cswap(const shmemi_dword<T> &w, T cond, T v) {
+    if (SHMEM_DEVICE_PROXY && w.r == NULL)
+        return shmemi_dword_proxy(w, SHMEMI_PROXY_AMO_OP_CSWAP, v, cond, true);
+    return shmemi_damo_cswap(w.r, cond, v);
+}
+template <typename T> SHMEMI_DI T shmemi_damo_fetch(const shmemi_dword<T> &w) {
+    if (SHMEM_DEVICE_PROXY && w.r == NULL)
+        return shmemi_dword_proxy(w, SHMEMI_PROXY_AMO_OP_FETCH, T(), T(), true);
+    return shmemi_damo_fetch(w.r);
+}
+template <typename T> SHMEMI_DI void shmemi_damo_set(const shmemi_dword<T> &w, T v) {
+    if (SHMEM_DEVICE_PROXY && w.r == NULL)
+        (void)shmemi_dword_proxy(w, SHMEMI_PROXY_AMO_OP_SET, v, T(), false);
+    else
+        shmemi_damo_set(w.r, v);
+}
+
 /* ---- signals ----------------------------------------------------------------------------------
  */
 
@@ -314,6 +388,14 @@ template <int Bypass> SHMEMI_DI void shmemi_dsignal(uint64_t *r, uint64_t value,
 template <int Bypass, int Group>
 SHMEMI_DI void shmemi_dput_signal(const char *call, void *dest, const void *source, size_t n,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+    if (shmemi_dproxied(pe)) {
+        shmemi_dcheck_symmetric(call, dest, n);
+        shmemi_dcheck_symmetric(call, sig_addr, sizeof(uint64_t));
+        shmemi_dproxy_put_signal<Group>(call, dest, source, n, sig_addr, signal, sig_op, pe);
+        if (Bypass)
+            shmemi_dtrack_dirty();
+        return;
+    }
     void *r = shmemi_dremote(call, dest, n, pe);
     uint64_t *rs = (uint64_t *)shmemi_dremote(call, sig_addr, sizeof(uint64_t), pe);
     shmemi_dcopy<0, Bypass, Group>(r, source, n);
@@ -428,8 +510,15 @@ template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
     uint64_t *flags = shmemi_dstate.barrier_flags;
     uint64_t epoch = *shmemi_dstate.barrier_epoch + 1;
     *shmemi_dstate.barrier_epoch = epoch;
+    if (!Quiet)
+        shmemi_dproxy_order<0>(call);
     for (int i = 1; i < n; i++) {
         int pe = shmemi_ring_next(me, i, n);
+        if (shmemi_dproxied(pe)) {
+            shmemi_dproxy_amo(call, SHMEMI_PROXY_AMO_OP_SET, flags + me, epoch, 0, sizeof(uint64_t),
+                              false, pe);
+            continue;
+        }
         uint64_t *r = (uint64_t *)shmemi_dremote(call, flags + me, sizeof(uint64_t), pe);
         shmemi_st_relaxed<SHMEMI_SCOPE_SYSTEM>(r, epoch);
     }

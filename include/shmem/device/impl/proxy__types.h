@@ -39,8 +39,8 @@
 #define SHMEMI_PROXY_AMO 3        /* amo_op on target on pe; completes at quiet */
 #define SHMEMI_PROXY_AMO_FETCH 4  /* amo_op on target on pe; the old value answered in result */
 #define SHMEMI_PROXY_PUT_SIGNAL 5 /* PUT, then sig_op with operand on signal address compare */
-#define SHMEMI_PROXY_FENCE 6      /* orders the context's commands to pe */
-#define SHMEMI_PROXY_QUIET 7      /* completes the context's commands; answered */
+#define SHMEMI_PROXY_FENCE 6      /* orders the context's commands to pe (-1: to every PE) */
+#define SHMEMI_PROXY_QUIET 7      /* completes the context's commands (pe unused); answered */
 
 /* AMO operations (amo_op, sig_op). */
 #define SHMEMI_PROXY_AMO_OP_FETCH 0

@@ -192,6 +192,32 @@ SHMEMI_DI void *shmemi_dptr(const void *addr, int pe) {
     }
 }
 
+/* SHMEM_DEVICE_PROXY=0 (before including shmem.h) compiles kernels without the proxy path: PEs
+ * are reached by load/store only, and the operations are exactly those of the load/store path
+ * (scripts/check-isa checks them so). */
+#ifndef SHMEM_DEVICE_PROXY
+#define SHMEM_DEVICE_PROXY 1
+#endif
+
+/* Whether operations to pe go through the host proxy (pe checked by the caller or in range). */
+SHMEMI_DI bool shmemi_dproxied(int pe) {
+#if SHMEM_DEVICE_PROXY
+    return (unsigned)pe < (unsigned)SHMEMI_DEVICE_MAX_PES &&
+           shmemi_dstate.peer_path[pe] == SHMEMI_PATH_PROXY;
+#else
+    (void)pe;
+    return false;
+#endif
+}
+/* Whether this PE has a proxy ring at all (some peer's path is the proxy). */
+SHMEMI_DI bool shmemi_dproxy_on() {
+#if SHMEM_DEVICE_PROXY
+    return shmemi_dstate.proxy.n_slots != 0;
+#else
+    return false;
+#endif
+}
+
 /* The remote address an RMA or AMO on [addr, addr+len) at pe goes to; checked, never NULL. */
 SHMEMI_DI void *shmemi_dremote(const char *call, const void *addr, size_t len, int pe) {
     shmemi_dcheck_pe(call, pe);
@@ -207,14 +233,18 @@ struct shmemi_wait_timer {
     uint64_t start;
     uint32_t polls;
 };
-SHMEMI_DI void shmemi_wait_tick(shmemi_wait_timer &t, const char *call, const void *addr) {
+/* Whether a wait that ticks t on every poll has lasted longer than SHMEM_DEVICE_TIMEOUT_MS. */
+SHMEMI_DI bool shmemi_wait_expired(shmemi_wait_timer &t) {
     uint64_t limit = shmemi_dstate.timeout_ns;
     if (limit == 0 || (++t.polls & 1023u) != 0)
-        return;
+        return false;
     uint64_t now = shmemi_clock_ns();
     if (t.start == 0)
         t.start = now;
-    else if (now - t.start > limit)
+    return now - t.start > limit;
+}
+SHMEMI_DI void shmemi_wait_tick(shmemi_wait_timer &t, const char *call, const void *addr) {
+    if (shmemi_wait_expired(t))
         shmemi_dfatal_timeout(call, addr);
 }
 

@@ -8,13 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <shmem/device/impl/proxy__types.h>
 #include <shmem/types.h>
 
 /* PEs whose heaps a kernel can address. */
 #define SHMEMI_DEVICE_MAX_PES 128
 
-/* How a kernel reaches a peer: not at all, by load/store through a mapping of its heap, or (later)
- * through a host proxy. */
+/* How a kernel reaches a peer: not at all, by load/store through a mapping of its heap, or
+ * through the host proxy (commands in a ring that a host thread issues; proxy__types.h). */
 #define SHMEMI_PATH_NONE 0
 #define SHMEMI_PATH_LOADSTORE 1
 #define SHMEMI_PATH_PROXY 2
@@ -42,6 +43,7 @@
 #define SHMEMI_DFATAL_TIMEOUT 4     /* wait on addr timed out after a ms */
 #define SHMEMI_DFATAL_SPLIT_TEAM 5  /* team a made by shmem_team_split_* */
 #define SHMEMI_DFATAL_ROOT 6        /* PE_root a out of range [0, b) of the team */
+#define SHMEMI_DFATAL_PROXY 7 /* proxy ticket a waited too long for its slot (b 0) or answer */
 
 typedef struct shmemi_dreport {
     uint32_t state;
@@ -58,7 +60,8 @@ typedef struct shmemi_device_state {
     int initialized; /* 1 once shmem_init filled the block */
     int my_pe;
     int n_pes;
-    int device; /* the GPU of this PE */
+    int device;   /* the GPU of this PE */
+    int one_node; /* 1 when every PE is on this PE's node */
     char *heap_base;
     size_t heap_size;
     uint64_t timeout_ns; /* SHMEM_DEVICE_TIMEOUT_MS in ns; 0 = wait forever */
@@ -74,6 +77,9 @@ typedef struct shmemi_device_state {
      * in the symmetric heap; slot p of a round is written by PE p. */
     char *coll_scratch;
     size_t coll_slot;
+    /* This PE's proxy ring (n_slots 0 when no peer's path is SHMEMI_PATH_PROXY): pinned host
+     * memory mapped into the GPU. */
+    shmemi_proxy_ring_t proxy;
     /* This PE's record of a kernel's fatal error (NULL before shmem_init). */
     shmemi_dreport_t *report;
 } shmemi_device_state_t;

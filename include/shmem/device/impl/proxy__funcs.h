@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The kernels' side of the proxy ring (the protocol: shmem/device/impl/proxy__types.h; the host
+ * consumer: src/core/proxy.c). A device operation to a PE whose path is SHMEMI_PATH_PROXY takes a
+ * ticket, waits for its slot, writes the payload and the command into the ring (pinned host
+ * memory) and publishes it with a system-scope release store; operations with a result wait for
+ * the answer with system-scope acquire loads. Group forms synchronize the group, and one thread
+ * issues for it. The proxy issues every command on the default context's transport state, so a
+ * quiet on any context completes every earlier command of the PE. */
+#ifndef SHMEM_DEVICE_IMPL_PROXY__FUNCS_H
+#define SHMEM_DEVICE_IMPL_PROXY__FUNCS_H
+
+#include <shmem/device/impl/state__funcs.h>
+
+#if SHMEMI_DEVICE_PASS
+
+struct shmemi_dproxy_ticket {
+    uint64_t t;
+    shmemi_proxy_cmd_t *cmd;
+    shmemi_proxy_slot_t *slot;
+    unsigned char *data;
+};
+
+/* Waits until *word == want; past SHMEM_DEVICE_TIMEOUT_MS, reports ticket t and what it waited
+ * for (answer 0: its slot; 1: its answer), with the ring's state (src/device/report.cu). */
+SHMEMI_DI void shmemi_dproxy_wait(const char *call, const uint64_t *word, uint64_t want, uint64_t t,
+                                  int answer) {
+    shmemi_wait_timer timer = {0, 0};
+    while (shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(word) != want)
+        if (shmemi_wait_expired(timer))
+            shmemi_dfatal(SHMEMI_DFATAL_PROXY, call, NULL, word, (long long)t, answer);
+}
+
+/* Steps 1 and 2 of the protocol: a ticket and its free slot. */
+SHMEMI_DI shmemi_dproxy_ticket shmemi_dproxy_take(const char *call) {
+    const shmemi_proxy_ring_t &r = shmemi_dstate.proxy;
+    shmemi_dproxy_ticket k;
+    k.t = shmemi_ptx_atom_add_relaxed<SHMEMI_SCOPE_SYSTEM>(r.issue, (uint64_t)1);
+    const uint32_t s = (uint32_t)k.t & (r.n_slots - 1);
+    k.cmd = r.cmd + s;
+    k.slot = r.slot + s;
+    k.data = r.data + (size_t)s * r.chunk;
+    shmemi_dproxy_wait(call, &k.slot->free, k.t, k.t, 0);
+    return k;
+}
+
+/* Step 3: the command's fields, then its sequence number with release (which also publishes the
+ * payload written before). */
+SHMEMI_DI void shmemi_dproxy_submit(const shmemi_dproxy_ticket &k, uint32_t op, int pe,
+                                    const void *target, uint64_t len, uint64_t operand,
+                                    uint64_t compare, uint32_t amo_op) {
+    shmemi_proxy_cmd_t *c = k.cmd;
+    c->op = op;
+    c->pe = pe;
+    c->ctx = 0;
+    c->target = (uint64_t)(uintptr_t)target;
+    c->len = len;
+    c->operand = operand;
+    c->compare = compare;
+    c->amo_op = amo_op;
+    shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(&c->seq, k.t + 1);
+}
+
+/* Step 5 of a command with an answer: wait for it; then, once it is read, free the slot. */
+SHMEMI_DI void shmemi_dproxy_answer(const char *call, const shmemi_dproxy_ticket &k) {
+    shmemi_dproxy_wait(call, &k.slot->done, k.t + 1, k.t, 1);
+}
+SHMEMI_DI void shmemi_dproxy_release(const shmemi_dproxy_ticket &k) {
+    shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(&k.slot->free, k.t + shmemi_dstate.proxy.n_slots);
+}
+
+/* One thread's copy between GPU memory and a slot's payload: 8-byte words when both ends allow,
+ * else bytes. Reads of the payload bypass the caches (the host wrote it). */
+template <int LoadBypass> SHMEMI_DI void shmemi_dproxy_copy(void *dst, const void *src, size_t n) {
+    if ((((uintptr_t)dst | (uintptr_t)src | n) & 7) == 0) {
+        for (size_t i = 0; i < n / 8; i++) {
+            const uint64_t *s = (const uint64_t *)src + i;
+            ((uint64_t *)dst)[i] = LoadBypass ? shmemi_ld_bypass(s) : *s;
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *s = (const uint8_t *)src + i;
+        ((uint8_t *)dst)[i] = LoadBypass ? shmemi_ld_bypass(s) : *s;
+    }
+}
+
+/* put and get through the proxy, in pieces of at most a slot's payload. */
+SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, void *dest, const void *source, size_t n,
+                                        int pe) {
+    const size_t chunk = shmemi_dstate.proxy.chunk;
+    for (size_t done = 0; done < n;) {
+        const size_t len = n - done < chunk ? n - done : chunk;
+        shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
+        shmemi_dproxy_copy<0>(k.data, (const char *)source + done, len);
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT, pe, (char *)dest + done, len, 0, 0, 0);
+        done += len;
+    }
+}
+SHMEMI_DI void shmemi_dproxy_get_thread(const char *call, void *dest, const void *source, size_t n,
+                                        int pe) {
+    const size_t chunk = shmemi_dstate.proxy.chunk;
+    for (size_t done = 0; done < n;) {
+        const size_t len = n - done < chunk ? n - done : chunk;
+        shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_GET, pe, (const char *)source + done, len, 0, 0, 0);
+        shmemi_dproxy_answer(call, k);
+        shmemi_dproxy_copy<1>((char *)dest + done, k.data, len);
+        shmemi_dproxy_release(k);
+        done += len;
+    }
+}
+template <int Group>
+SHMEMI_DI void shmemi_dproxy_put(const char *call, void *dest, const void *source, size_t n,
+                                 int pe) {
+    shmemi_group_sync<Group>();
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dproxy_put_thread(call, dest, source, n, pe);
+    shmemi_group_sync<Group>();
+}
+template <int Group>
+SHMEMI_DI void shmemi_dproxy_get(const char *call, void *dest, const void *source, size_t n,
+                                 int pe) {
+    shmemi_group_sync<Group>();
+    if (shmemi_group_rank<Group>() == 0)
+        shmemi_dproxy_get_thread(call, dest, source, n, pe);
+    shmemi_group_sync<Group>();
+}
+
+/* An AMO (SHMEMI_PROXY_AMO_OP_*) of size bytes on dest at pe; fetch: returns the old bits. */
+SHMEMI_DI uint64_t shmemi_dproxy_amo(const char *call, uint32_t op, const void *dest,
+                                     uint64_t operand, uint64_t compare, size_t size, bool fetch,
+                                     int pe) {
+    shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
+    shmemi_dproxy_submit(k, fetch ? SHMEMI_PROXY_AMO_FETCH : SHMEMI_PROXY_AMO, pe, dest, size,
+                         operand, compare, op);
+    if (!fetch)
+        return 0;
+    shmemi_dproxy_answer(call, k);
+    const uint64_t old = shmemi_ld_relaxed<SHMEMI_SCOPE_SYSTEM>(&k.slot->result);
+    shmemi_dproxy_release(k);
+    return old;
+}
+
+/* put-with-signal: the payload in pieces, the last one carrying the signal (SHMEM_SIGNAL_SET or
+ * _ADD), which the proxy delivers after it. */
+template <int Group>
+SHMEMI_DI void shmemi_dproxy_put_signal(const char *call, void *dest, const void *source, size_t n,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+    shmemi_group_sync<Group>();
+    if (shmemi_group_rank<Group>() == 0) {
+        const size_t chunk = shmemi_dstate.proxy.chunk;
+        const size_t head = n > chunk ? (n - 1) / chunk * chunk : 0;
+        shmemi_dproxy_put_thread(call, dest, source, head, pe);
+        shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
+        shmemi_dproxy_copy<0>(k.data, (const char *)source + head, n - head);
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT_SIGNAL, pe, (char *)dest + head, n - head, signal,
+                             (uint64_t)(uintptr_t)sig_addr,
+                             sig_op == SHMEM_SIGNAL_ADD ? SHMEMI_PROXY_AMO_OP_ADD
+                                                        : SHMEMI_PROXY_AMO_OP_SET);
+    }
+    shmemi_group_sync<Group>();
+}
+
+/* The proxy's part of a fence (Quiet = 0: every PE's commands ordered) or quiet (Quiet = 1: every
+ * earlier command complete), by one thread, after the load/store path's own fence. */
+template <int Quiet> SHMEMI_DI void shmemi_dproxy_order(const char *call) {
+    if (!shmemi_dproxy_on())
+        return;
+    shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
+    if (!Quiet) {
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_FENCE, -1, NULL, 0, 0, 0, 0);
+        return;
+    }
+    shmemi_dproxy_submit(k, SHMEMI_PROXY_QUIET, shmemi_dstate.my_pe, NULL, 0, 0, 0, 0);
+    shmemi_dproxy_answer(call, k);
+    shmemi_dproxy_release(k);
+}
+
+#endif
+
+#endif
