@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Probe kernels for weaken-isa: quiet, fence and a wait through the public device API. */
+/* Probe kernels for weaken-isa: quiet, fence and a wait through the public device API, on the
+ * load/store path (the proxy's commands use release stores of their own). */
+#define SHMEM_DEVICE_PROXY 0
 #include <shmem.h>
 
 extern "C" __global__ void probe_quiet() {
