@@ -59,6 +59,16 @@ template <int Group> SHMEMI_DI void shmemi_dteam_sync(const char *call, const sh
 
 /* Copies n bytes to dest on member j with plain stores (the caller's own copy when j is the
  * caller). */
+/* The group's copy of n bytes to dest on world PE pe: stores, or a put through the proxy. */
+template <int Group>
+SHMEMI_DI void shmemi_dcoll_push(const char *call, void *dest, const void *source, size_t n,
+                                 int pe) {
+    if (shmemi_dproxied(pe)) {
+        shmemi_dproxy_put<Group>(call, dest, source, n, pe);
+        return;
+    }
+    shmemi_dcopy<0, 0, Group>(shmemi_dremote(call, dest, n, pe), source, n);
+}
 template <int Group>
 SHMEMI_DI void shmemi_dcoll_put(const char *call, const shmemi_dteam &t, int j, void *dest,
                                 const void *source, size_t n) {
@@ -67,7 +77,7 @@ SHMEMI_DI void shmemi_dcoll_put(const char *call, const shmemi_dteam &t, int j, 
             shmemi_dcopy<0, 0, Group>(dest, source, n);
         return;
     }
-    shmemi_dcopy<0, 0, Group>(shmemi_dremote(call, dest, n, shmemi_dteam_pe(t, j)), source, n);
+    shmemi_dcoll_push<Group>(call, dest, source, n, shmemi_dteam_pe(t, j));
 }
 
 /* ---- algorithms (sizes in bytes) ---------------------------------------------------------------
@@ -204,8 +214,7 @@ SHMEMI_DI int shmemi_dreduce(const char *call, Op, shmem_team_t team, T *dest, c
             T *my_row = (T *)(rows + (size_t)t.index * slot);
             for (int k = 1; k < t.size; k++) {
                 const int pe = shmemi_dteam_pe(t, shmemi_ring_next(t.index, k, t.size));
-                shmemi_dcopy<0, 0, Group>(shmemi_dremote(call, my_row, count * sizeof(T), pe),
-                                          source + off, count * sizeof(T));
+                shmemi_dcoll_push<Group>(call, my_row, source + off, count * sizeof(T), pe);
             }
             shmemi_dbarrier<0, Group>(call);
             shmemi_dreduce_rows<Group, Op>(dest + off, source + off, rows, slot, t, count);
