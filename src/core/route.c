@@ -200,8 +200,14 @@ void shmemi_route_network(const char *call) {
                      net_ops->name, len, stride);
     for (int pe = 0; pe < n; pe++)
         blobs[pe] = all + (size_t)pe * stride;
-    if (net_ops->peers_set(blobs, lens) != SHMEMI_OK)
-        shmemi_fatal(call, "network transport %s rejected the peers' addresses", net_ops->name);
+    int bad_pe = -1;
+    shmemi_status_t peers_st = net_ops->peers_set(blobs, lens, &bad_pe);
+    if (peers_st == SHMEMI_ERR_INVALID && bad_pe >= 0)
+        shmemi_fatal(call, "the network address from PE %d does not parse (network transport %s)",
+                     bad_pe, net_ops->name);
+    if (peers_st != SHMEMI_OK)
+        shmemi_fatal(call, "network transport %s rejected the peers' addresses (status %d)",
+                     net_ops->name, (int)peers_st);
     free(all);
 
     for (int s = 0; s < shmemi_state.n_segments; s++) {

@@ -352,13 +352,15 @@ typedef struct shmemi_transport_ops {
     /* This PE's address (a UCX worker address): *blob_p stays valid until finalize. */
     shmemi_status_t (*address_get)(const void **blob_p, size_t *len_p);
     /* Every PE's address, indexed by PE; the transport copies what it keeps. Connects nothing:
-     * endpoints are made on first use. */
-    shmemi_status_t (*peers_set)(const void *const *blobs, const size_t *lens);
+     * endpoints are made on first use. SHMEMI_ERR_INVALID when a PE's address does not parse
+     * (*bad_pe_p is that PE; the transport has said why). */
+    shmemi_status_t (*peers_set)(const void *const *blobs, const size_t *lens, int *bad_pe_p);
     /* Register this PE's segment (its own copy, size bytes at base) for remote access; *blob_p
      * (any size; an rkey) stays valid until mem_deregister. */
     shmemi_status_t (*mem_register)(int segment, void *base, size_t size, const void **blob_p,
                                     size_t *len_p);
-    /* PE pe's blob for segment; copied, unpacked on first use. */
+    /* PE pe's blob for segment; checked and copied, unpacked on first use. SHMEMI_ERR_INVALID
+     * when it does not parse (the transport has said why). */
     shmemi_status_t (*mem_peer)(int segment, int pe, const void *blob, size_t len);
     shmemi_status_t (*mem_deregister)(int segment);
 
@@ -406,8 +408,8 @@ typedef struct shmemi_transport_ops {
  * SHMEMI_ERR_UNSUPPORTED (can_reach: 0; ctx_create: no state; ctx_destroy, progress: nothing). */
 int shmemi_transport_unsupported_can_reach(int pe);
 shmemi_status_t shmemi_transport_unsupported_address_get(const void **blob_p, size_t *len_p);
-shmemi_status_t shmemi_transport_unsupported_peers_set(const void *const *blobs,
-                                                       const size_t *lens);
+shmemi_status_t shmemi_transport_unsupported_peers_set(const void *const *blobs, const size_t *lens,
+                                                       int *bad_pe_p);
 shmemi_status_t shmemi_transport_unsupported_mem_register(int segment, void *base, size_t size,
                                                           const void **blob_p, size_t *len_p);
 shmemi_status_t shmemi_transport_unsupported_mem_peer(int segment, int pe, const void *blob,
@@ -463,7 +465,7 @@ typedef struct shmemi_plugin_host {
     const volatile int *closing;
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 1
+#define SHMEMI_PLUGIN_ABI 2
 /* The one symbol a plug-in exports: shmemi_plugin_<name>, of this type. NULL when the transport
  * cannot run here (its library is missing): it says why through host->warn. */
 typedef const shmemi_transport_ops_t *(*shmemi_plugin_entry_func_t)(

@@ -199,9 +199,9 @@ shmemi_status_t shmemi_transport_unsupported_address_get(const void **blob_p, si
     return SHMEMI_ERR_UNSUPPORTED;
 }
 
-shmemi_status_t shmemi_transport_unsupported_peers_set(const void *const *blobs,
-                                                       const size_t *lens) {
-    (void)blobs, (void)lens;
+shmemi_status_t shmemi_transport_unsupported_peers_set(const void *const *blobs, const size_t *lens,
+                                                       int *bad_pe_p) {
+    (void)blobs, (void)lens, (void)bad_pe_p;
     return SHMEMI_ERR_UNSUPPORTED;
 }
 

@@ -107,17 +107,15 @@ static inline int shmemi_coll_in_stage(const void *p) {
            (uintptr_t)p - (uintptr_t)shmemi_coll_stage < SHMEMI_COLL_STAGE_BYTES;
 }
 
-/* SHMEMI_TEST_FORCE_STAGE is for the test-only copy of the library that tests/coll builds
- * (libshmem-staged): a staging area on every platform, and every collective outside it staged,
- * so that the cpu platform runs the GPU heap's rounds. The library itself never has it. */
+/* Whether this PE needs a staging area (stage_init), and whether a collective on dest and
+ * source, outside the staging area, is staged: the decisions of host/coll_stage_when.c, alone in
+ * their file so that tests/coll can link a copy that stages every collective in its place. */
+int shmemi_coll_stage_needed(void);
+int shmemi_coll_stage_chosen(const void *dest, const void *source);
+
+/* Nonzero when a collective on dest and source runs on the staging area. */
 static inline int shmemi_coll_staged(const void *dest, const void *source) {
-#ifdef SHMEMI_TEST_FORCE_STAGE
-    (void)source;
-    return shmemi_coll_stage != NULL && !shmemi_coll_in_stage(dest);
-#else
-    return __builtin_expect(shmemi_coll_stage != NULL, 0) &&
-           (shmemi_local_on_device(dest) || shmemi_local_on_device(source));
-#endif
+    return __builtin_expect(shmemi_coll_stage != NULL, 0) && shmemi_coll_stage_chosen(dest, source);
 }
 
 /* Tokens on the team's channel, addressed by team member index. */

@@ -17,12 +17,6 @@
 /* Set at init where the heap is GPU memory; NULL on the cpu platform. */
 char *shmemi_coll_stage;
 
-#ifdef SHMEMI_TEST_FORCE_STAGE
-/* Found by tests/coll/staged_marker.cmake in the test-only copy, and never in the library. */
-__attribute__((used)) static const char stage_forced_marker[] =
-    "libshmem test build: staged collectives forced";
-#endif
-
 /* Nonzero while a thread of this PE runs a staged collective. */
 static int stage_busy;
 
@@ -197,11 +191,8 @@ void shmemi_coll_alltoalls_staged(const char *call, shmemi_team_state_t *t, void
 static shmemi_status_t stage_init(void) {
     stage_busy = 0;
     shmemi_coll_stage = NULL;
-    /* The same answer on every PE: the platform decides where the heap is. */
-#ifndef SHMEMI_TEST_FORCE_STAGE
-    if (!shmemi_heap_on_device())
+    if (!shmemi_coll_stage_needed())
         return SHMEMI_OK;
-#endif
     shmemi_coll_stage = shmemi_internal_alloc(SHMEMI_COLL_STAGE_BYTES, 64);
     return shmemi_coll_stage != NULL ? SHMEMI_OK : SHMEMI_ERR_NOMEM;
 }

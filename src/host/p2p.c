@@ -33,13 +33,23 @@ static inline void check_ivars(const char *call, const void *ivars, size_t nelem
     }
 }
 
-/* The memory order of a wait's or test's load: relaxed only in the litmus harness's test copies of
- * the library built with SHMEMI_TEST_WEAKEN_WAIT (see host/order.c). */
-#if defined(SHMEMI_TEST_WEAKEN_WAIT)
-#define WAIT_ORDER __ATOMIC_RELAXED
-#else
-#define WAIT_ORDER __ATOMIC_ACQUIRE
-#endif
+/* The acquire load of a word of any size of SHMEMI_P2P_SYNC_TYPES (host/wait_load.c). */
+#define WAIT_LOAD(ivar)                                                                            \
+    __extension__({                                                                                \
+        __typeof__(*(ivar)) wait_v_;                                                               \
+        if (sizeof(wait_v_) == 8) {                                                                \
+            uint64_t w_ = shmemi_wait_load64(ivar);                                                \
+            memcpy(&wait_v_, &w_, sizeof(wait_v_));                                                \
+        } else if (sizeof(wait_v_) == 4) {                                                         \
+            uint32_t w_ = shmemi_wait_load32(ivar);                                                \
+            memcpy(&wait_v_, &w_, sizeof(wait_v_));                                                \
+        } else {                                                                                   \
+            _Static_assert(sizeof(wait_v_) >= 2, "no wait on a byte");                             \
+            uint16_t w_ = shmemi_wait_load16(ivar);                                                \
+            memcpy(&wait_v_, &w_, sizeof(wait_v_));                                                \
+        }                                                                                          \
+        wait_v_;                                                                                   \
+    })
 
 /* The acquire load of a wait or test: a load of ivar when the host can reach it (on_host: not
  * shmemi_local_on_device), else a read through the heap's transport (the heap in GPU memory). */
@@ -47,7 +57,7 @@ static inline void check_ivars(const char *call, const void *ivars, size_t nelem
     __extension__({                                                                                \
         __typeof__(*(ivar)) load_v_;                                                               \
         if (__builtin_expect((on_host), 1))                                                        \
-            load_v_ = __atomic_load_n((ivar), WAIT_ORDER);                                         \
+            load_v_ = WAIT_LOAD(ivar);                                                             \
         else                                                                                       \
             shmemi_local_read((call), &load_v_, (ivar), sizeof(load_v_));                          \
         load_v_;                                                                                   \

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # cmake -DLIBRARY=libshmem.so -DWEAKENED="copy;..." -P weaken_marker.cmake
-# Fails when LIBRARY holds the marker that SHMEMI_TEST_WEAKEN_* compiles into a weakened copy of
-# the library (src/host/order.c), or when a weakened copy does not: the check must see it there.
+# Fails when LIBRARY holds the marker of the test-only files that a weakened copy of the library
+# links in place of a primitive's file (memory_model/harness/weak/), or when a weakened copy does
+# not: the check must see it there.
 set(marker "libshmem test build: weakened")
 file(STRINGS "${LIBRARY}" hits REGEX "${marker}")
 if(hits)
-  message(FATAL_ERROR "${LIBRARY} was built with a SHMEMI_TEST_WEAKEN_* definition")
+  message(FATAL_ERROR "${LIBRARY} holds a weakened primitive (memory_model/harness/weak/)")
 endif()
 foreach(copy ${WEAKENED})
   file(STRINGS "${copy}" hits REGEX "${marker}")

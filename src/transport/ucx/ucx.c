@@ -66,6 +66,7 @@ static shmemi_status_t ucx_finalize(void) {
     for (int pe = 0; ucx.peer_address && pe < ucx_host->n_pes; pe++)
         free(ucx.peer_address[pe]);
     free(ucx.peer_address);
+    free(ucx.address_blob);
     if (ucx.address)
         ucp_worker_release_address(ucx.worker, ucx.address);
     if (ucx.worker)
@@ -80,13 +81,82 @@ static int ucx_can_reach(int pe) {
     return ucx.peer_address && pe >= 0 && pe < ucx_host->n_pes && ucx.peer_address[pe] != NULL;
 }
 
+/* FNV-1a, 64 bits: enough to tell a damaged blob from an intact one. */
+static uint64_t frame_sum(const unsigned char *p, size_t len) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A new blob: a frame of kind magic around the len bytes at payload; NULL when out of memory. */
+static void *frame_make(uint32_t magic, const void *payload, size_t len, size_t *blob_len_p) {
+    unsigned char *blob = malloc(sizeof(ucx_frame_t) + len);
+    if (!blob)
+        return NULL;
+    ucx_frame_t f = {.magic = magic, .len = (uint32_t)len, .sum = frame_sum(payload, len)};
+    memcpy(blob, &f, sizeof(f));
+    memcpy(blob + sizeof(f), payload, len);
+    *blob_len_p = sizeof(f) + len;
+    return blob;
+}
+
+int ucx_frame_check(const void *blob, size_t len, uint32_t magic, const void **payload_p,
+                    size_t *payload_len_p, const char **why_p) {
+    ucx_frame_t f;
+    if (blob == NULL || len < sizeof(f)) {
+        *why_p = "shorter than its frame";
+        return -1;
+    }
+    memcpy(&f, blob, sizeof(f));
+    const unsigned char *payload = (const unsigned char *)blob + sizeof(f);
+    if (f.magic != magic)
+        *why_p = "not a blob of this kind from libshmem's UCX transport";
+    else if (f.len != len - sizeof(f))
+        *why_p = "its length is not the one its frame gives";
+    else if (f.sum != frame_sum(payload, f.len))
+        *why_p = "its contents do not match their checksum";
+    else {
+        *payload_p = payload;
+        *payload_len_p = f.len;
+        return 0;
+    }
+    return -1;
+}
+
 static shmemi_status_t ucx_address_get(const void **blob_p, size_t *len_p) {
-    *blob_p = ucx.address;
-    *len_p = ucx.address_len;
+    if (!ucx.address_blob) {
+        ucx.address_blob =
+            frame_make(UCX_FRAME_ADDRESS, ucx.address, ucx.address_len, &ucx.address_blob_len);
+        if (!ucx.address_blob)
+            return SHMEMI_ERR_NOMEM;
+    }
+    *blob_p = ucx.address_blob;
+    *len_p = ucx.address_blob_len;
     return SHMEMI_OK;
 }
 
-static shmemi_status_t ucx_peers_set(const void *const *blobs, const size_t *lens) {
+/* Whether PE pe's address, framed in blob, is one to connect to: 0, or -1 with a message naming
+ * pe. UCX checks what it can of the address itself (its version and the transports it names). */
+static int address_check(int pe, const void *blob, size_t len, const void **address_p,
+                         size_t *address_len_p) {
+    const char *why;
+    if (ucx_frame_check(blob, len, UCX_FRAME_ADDRESS, address_p, address_len_p, &why) != 0) {
+        ucx_host->warn("ucx", "the worker address from PE %d (%zu bytes) does not parse: %s", pe,
+                       len, why);
+        return -1;
+    }
+    ucp_worker_address_attr_t attr = {.field_mask = UCP_WORKER_ADDRESS_ATTR_FIELD_UID};
+    ucs_status_t st = ucp_worker_address_query((ucp_address_t *)*address_p, &attr);
+    if (st != UCS_OK) {
+        ucx_host->warn("ucx", "the worker address from PE %d (%zu bytes) does not unpack: %s", pe,
+                       len, ucs_status_string(st));
+        return -1;
+    }
+    return 0;
+}
+
+static shmemi_status_t ucx_peers_set(const void *const *blobs, const size_t *lens, int *bad_pe_p) {
     int n = ucx_host->n_pes;
     ucx.peer_address = calloc((size_t)n, sizeof(*ucx.peer_address));
     if (!ucx.peer_address)
@@ -94,22 +164,32 @@ static shmemi_status_t ucx_peers_set(const void *const *blobs, const size_t *len
     for (int pe = 0; pe < n; pe++) {
         if (lens[pe] == 0)
             continue;
-        ucx.peer_address[pe] = malloc(lens[pe]);
+        const void *address;
+        size_t address_len;
+        if (address_check(pe, blobs[pe], lens[pe], &address, &address_len) != 0) {
+            *bad_pe_p = pe;
+            return SHMEMI_ERR_INVALID;
+        }
+        ucx.peer_address[pe] = malloc(address_len);
         if (!ucx.peer_address[pe])
             return SHMEMI_ERR_NOMEM;
-        memcpy(ucx.peer_address[pe], blobs[pe], lens[pe]);
+        memcpy(ucx.peer_address[pe], address, address_len);
     }
     return SHMEMI_OK;
 }
 
-/* A segment's blob: its base address on the owner, then the packed rkey. */
+/* A segment's blob, after its frame: its base address on the owner, then the packed rkey. */
 int ucx_blob_parse(const void *blob, size_t len, uint64_t *base_p, const void **rkey_p,
                    size_t *rkey_len_p) {
-    if (blob == NULL || len <= sizeof(uint64_t))
+    const void *payload;
+    size_t payload_len;
+    const char *why;
+    if (ucx_frame_check(blob, len, UCX_FRAME_SEGMENT, &payload, &payload_len, &why) != 0 ||
+        payload_len <= sizeof(uint64_t))
         return -1;
-    memcpy(base_p, blob, sizeof(uint64_t));
-    *rkey_p = (const unsigned char *)blob + sizeof(uint64_t);
-    *rkey_len_p = len - sizeof(uint64_t);
+    memcpy(base_p, payload, sizeof(uint64_t));
+    *rkey_p = (const unsigned char *)payload + sizeof(uint64_t);
+    *rkey_len_p = payload_len - sizeof(uint64_t);
     return 0;
 }
 
@@ -128,13 +208,17 @@ static shmemi_status_t ucx_mem_register(int s, void *base, size_t size, const vo
         ucx_warn_status("registering a segment", st);
         return SHMEMI_ERR_IO;
     }
-    ucx.seg[s].blob_len = sizeof(uint64_t) + rkey_len;
-    ucx.seg[s].blob = malloc(ucx.seg[s].blob_len);
-    if (!ucx.seg[s].blob)
+    unsigned char *payload = malloc(sizeof(uint64_t) + rkey_len);
+    if (!payload)
         return SHMEMI_ERR_NOMEM;
     uint64_t b = (uint64_t)(uintptr_t)base;
-    memcpy(ucx.seg[s].blob, &b, sizeof(b));
-    memcpy((char *)ucx.seg[s].blob + sizeof(b), ucx.seg[s].rkey_buffer, rkey_len);
+    memcpy(payload, &b, sizeof(b));
+    memcpy(payload + sizeof(b), ucx.seg[s].rkey_buffer, rkey_len);
+    ucx.seg[s].blob =
+        frame_make(UCX_FRAME_SEGMENT, payload, sizeof(b) + rkey_len, &ucx.seg[s].blob_len);
+    free(payload);
+    if (!ucx.seg[s].blob)
+        return SHMEMI_ERR_NOMEM;
     *blob_p = ucx.seg[s].blob;
     *len_p = ucx.seg[s].blob_len;
     return SHMEMI_OK;
@@ -144,8 +228,16 @@ static shmemi_status_t ucx_mem_peer(int s, int pe, const void *blob, size_t len)
     uint64_t base;
     const void *rkey;
     size_t rkey_len;
-    if (ucx_blob_parse(blob, len, &base, &rkey, &rkey_len) != 0)
+    if (ucx_blob_parse(blob, len, &base, &rkey, &rkey_len) != 0) {
+        const void *payload;
+        size_t payload_len;
+        const char *why = "it holds no memory key";
+        ucx_frame_check(blob, len, UCX_FRAME_SEGMENT, &payload, &payload_len, &why);
+        ucx_host->warn("ucx",
+                       "the memory key of segment %d from PE %d (%zu bytes) does not parse: %s", s,
+                       pe, len, why);
         return SHMEMI_ERR_INVALID;
+    }
     if (!ucx.seg[s].peer_blob) {
         ucx.seg[s].peer_blob = calloc((size_t)ucx_host->n_pes, sizeof(unsigned char *));
         ucx.seg[s].peer_blob_len = calloc((size_t)ucx_host->n_pes, sizeof(size_t));

@@ -26,12 +26,14 @@ typedef struct {
     ucp_context_h context;
     ucp_worker_h worker; /* the default worker */
     ucp_address_t *address;
+    void *address_blob; /* the address in its frame, as address_get gives it */
+    size_t address_blob_len;
     int efd; /* the worker's event descriptor (UCP_FEATURE_WAKEUP) */
     size_t address_len;
-    /* The peers' worker addresses, copied from the exchange. */
+    /* The peers' worker addresses, copied from the exchange without their frames. */
     unsigned char **peer_address;
-    /* Registered segments: this PE's memory handle and packed blob ({base, rkey}); the peers'
-     * blobs, copied, unpacked per endpoint on first use. */
+    /* Registered segments: this PE's memory handle and packed blob (a frame, then base and
+     * rkey); the peers' blobs, checked and copied, unpacked per endpoint on first use. */
     struct {
         ucp_mem_h memh;
         void *blob;
@@ -66,8 +68,24 @@ struct shmemi_transport_ctx {
     struct shmemi_transport_ctx *next; /* every live context, for quiet(NULL) */
 };
 
-/* Parses PE pe's blob for segment s into its base address and packed rkey; -1 when it does not
- * parse. */
+/* Every blob this plug-in hands its peers (the worker address; a segment's base address and
+ * packed rkey) starts with this frame, so that the receiver checks a blob's length and contents
+ * before UCX parses it: UCX's unpack functions take no length and trust their input. */
+typedef struct {
+    uint32_t magic; /* UCX_FRAME_ADDRESS or UCX_FRAME_SEGMENT */
+    uint32_t len;   /* bytes after the frame */
+    uint64_t sum;   /* FNV-1a of those bytes */
+} ucx_frame_t;
+#define UCX_FRAME_ADDRESS 0x53484d41u /* "SHMA" */
+#define UCX_FRAME_SEGMENT 0x53484d53u /* "SHMS" */
+
+/* The payload of a framed blob of len bytes: 0 and *payload_p, *payload_len_p set when it is a
+ * whole blob of kind magic whose contents are intact, else -1 and *why_p says what is wrong. */
+int ucx_frame_check(const void *blob, size_t len, uint32_t magic, const void **payload_p,
+                    size_t *payload_len_p, const char **why_p);
+
+/* Parses a segment blob (checked by ucx_frame_check at mem_peer) into its base address and
+ * packed rkey; -1 when it does not parse. */
 int ucx_blob_parse(const void *blob, size_t len, uint64_t *base_p, const void **rkey_p,
                    size_t *rkey_len_p);
 

@@ -6,7 +6,10 @@
 #ifndef SHMEM_DEVICE_IMPL_OPS__FUNCS_H
 #define SHMEM_DEVICE_IMPL_OPS__FUNCS_H
 
+#include <shmem/device/impl/fence_order__funcs.h>
+#include <shmem/device/impl/poll__funcs.h>
 #include <shmem/device/impl/proxy__funcs.h>
+#include <shmem/device/impl/quiet_order__funcs.h>
 #include <shmem/device/impl/state__funcs.h>
 
 #if SHMEMI_DEVICE_PASS
@@ -206,30 +209,14 @@ SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, siz
 /* ---- ordering and completion ------------------------------------------------------------------
  */
 
-/* The fence of a quiet (Quiet = 1) or fence (Quiet = 0) itself. Default context: quiet is a
- * system-scope sequentially consistent fence, fence a system-scope release (acq_rel) fence.
- * BYPASS: a store drain (AMD: no cache writeback or invalidate); on NVIDIA the same fences as the
- * default context, which the PTX model needs for the relaxed stores, but shmemi_dorder emits them
- * only when operations are outstanding. */
+/* The fence of a quiet (Quiet = 1) or fence (Quiet = 0) itself (quiet_order__funcs.h,
+ * fence_order__funcs.h). shmemi_dorder emits it only when operations are outstanding on tracked
+ * BYPASS contexts. */
 template <int Quiet, int Bypass> SHMEMI_DI void shmemi_dorder_fence() {
-#if defined(SHMEMI_TEST_WEAKEN_QUIET) /* only the litmus harness's test builds: no quiet */
     if (Quiet)
-        return;
-#endif
-#if defined(SHMEMI_TEST_WEAKEN_FENCE) /* only the litmus harness's test builds: no fence */
-    if (!Quiet)
-        return;
-#endif
-    if (Bypass) {
-        shmemi_drain_stores();
-#if !defined(__CUDA_ARCH__)
-        return;
-#endif
-    }
-    if (Quiet)
-        shmemi_fence_sc<SHMEMI_SCOPE_SYSTEM>();
+        shmemi_dquiet_order<Bypass>();
     else
-        shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
+        shmemi_dfence_order<Bypass>();
 }
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
     shmemi_dorder_fence<1, Bypass>();
@@ -429,35 +416,6 @@ template <typename T> SHMEMI_DI bool shmemi_dcompare(T a, int cmp, T b) {
     default:
         return a <= b;
     }
-}
-
-/* One read of a wait or test. Acquire = 0, the spinning poll on every context: an L1-bypassing
- * relaxed system-scope load. Acquire = 1, the default context's read once a poll satisfied the
- * condition: on NVIDIA the word read again with ld.acquire.sys (the caller checks the condition on
- * that value and spins on if it no longer holds); on AMD a read like the poll, followed by
- * shmemi_dpoll_acquire. So plain loads after a default-context wait never see stale cache lines,
- * and only the last read pays for the acquire. BYPASS waits pay for no acquire: their later bypass
- * loads, library operations and stores are issued after the loop exits, and plain loads need
- * shmemx_acquire (docs/memory_model.md, section 5). */
-template <int Acquire, typename T> SHMEMI_DI T shmemi_dpoll(const T *p) {
-#if defined(SHMEMI_TEST_WEAKEN_WAIT) /* only the litmus harness's test builds: no acquire */
-    return shmemi_ld_bypass(p);
-#endif
-#if defined(__CUDA_ARCH__)
-    if (Acquire)
-        return shmemi_ld_acquire<SHMEMI_SCOPE_SYSTEM>(p);
-#endif
-    return shmemi_ld_bypass(p);
-}
-/* Completes the acquire of shmemi_dpoll<1> reads: AMD's system acquire fence (L2 invalidate);
- * nothing on NVIDIA. */
-SHMEMI_DI void shmemi_dpoll_acquire() {
-#if defined(SHMEMI_TEST_WEAKEN_WAIT)
-    return;
-#endif
-#if defined(__HIP_DEVICE_COMPILE__)
-    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
-#endif
 }
 
 /* Whether *v, a poll of ivar, ends a wait or test: on a BYPASS context as it is; on the default
