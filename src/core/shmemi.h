@@ -394,11 +394,13 @@ typedef struct shmemi_transport_ops {
     /* Completes everything the context issued (tctx NULL: on every context). */
     shmemi_status_t (*quiet)(shmemi_transport_ctx_t *tctx);
     /* Runs the transport's progress once (the worker that serves peers' requests); thread-safe.
-     * Returns nonzero when something happened. */
+     * For the library's waits: a network transport counts the pass in its host's pe_progress (as
+     * it does for the passes of its own blocking operations). Returns nonzero when something
+     * happened. */
     int (*progress)(void);
-    /* Blocks up to timeout_us microseconds until the transport has something to progress (a
-     * peer's request arrived); returns at once, nonzero, when it may have already. For the
-     * progress thread, so that an idle PE answers its peers without polling. */
+    /* For the progress thread only: blocks up to timeout_us microseconds until the transport has
+     * something to progress (a peer's request arrived), then progresses it without counting the
+     * pass in pe_progress. Returns nonzero when it progressed something. */
     int (*wait)(long timeout_us);
 } shmemi_transport_ops_t;
 
@@ -461,9 +463,16 @@ typedef struct shmemi_plugin_host {
     /* Nonzero once shmem_finalize has completed every network operation of this PE: peers may
      * now close their endpoints, which is no failure. */
     const volatile int *closing;
+    /* Raised (relaxed atomic) by each pass of a thread of the PE over the network's progress:
+     * progress(), and the waits of the transport's own blocking operations; never by wait(). The
+     * progress thread sleeps while it moves (src/core/route.c). */
+    unsigned long *pe_progress;
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 1
+#define SHMEMI_PLUGIN_ABI 2
+
+/* The counter behind shmemi_plugin_host_t.pe_progress (src/core/transport.c). */
+extern unsigned long shmemi_transport_pe_progress;
 /* The one symbol a plug-in exports: shmemi_plugin_<name>, of this type. NULL when the transport
  * cannot run here (its library is missing): it says why through host->warn. */
 typedef const shmemi_transport_ops_t *(*shmemi_plugin_entry_func_t)(
