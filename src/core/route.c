@@ -135,7 +135,7 @@ static void *progress_main(void *arg) {
         }
         while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE) &&
                __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED) == seen)
-            net_ops->wait(PROGRESS_SERVE_WAIT_US);
+            net_ops->wait(PROGRESS_SERVE_WAIT_US, 0);
         seen = __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED);
     }
     return NULL;

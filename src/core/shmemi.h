@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #include <shmem/types.h>
@@ -398,10 +399,11 @@ typedef struct shmemi_transport_ops {
      * it does for the passes of its own blocking operations). Returns nonzero when something
      * happened. */
     int (*progress)(void);
-    /* For the progress thread only: blocks up to timeout_us microseconds until the transport has
-     * something to progress (a peer's request arrived), then progresses it without counting the
-     * pass in pe_progress. Returns nonzero when it progressed something. */
-    int (*wait)(long timeout_us);
+    /* Blocks up to timeout_us microseconds until the transport has something to progress (a
+     * peer's request arrived), then progresses it. pe_thread: nonzero for a library wait of the
+     * PE that would sleep (the pass counts in pe_progress, as progress() does), zero for the
+     * progress thread (it does not). Returns nonzero when it progressed something. */
+    int (*wait)(long timeout_us, int pe_thread);
 } shmemi_transport_ops_t;
 
 /* Stubs for the slots of operations a transport does not have: they report
@@ -434,7 +436,7 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
 int shmemi_transport_no_progress(void);
 /* Sleeps timeout_us and returns 0: a transport without a way to wait for events. */
-int shmemi_transport_sleep_wait(long timeout_us);
+int shmemi_transport_sleep_wait(long timeout_us, int pe_thread);
 
 /* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
  * holds the data segments of the executable and the internal segment. */
@@ -523,6 +525,19 @@ const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const voi
 static inline void shmemi_progress(void) {
     if (__builtin_expect(shmemi_transport_net != NULL, 0))
         (void)shmemi_transport_net->progress();
+}
+
+/* Where a library wait sleeps for up to ns nanoseconds: with a network transport, in its event
+ * descriptor, answering the peers' requests as they arrive (so the progress thread can sleep);
+ * else nanosleep. */
+static inline void shmemi_progress_sleep(uint64_t ns) {
+    if (shmemi_transport_net != NULL) {
+        long us = (long)(ns / 1000u);
+        (void)shmemi_transport_net->wait(us > 0 ? us : 1, 1);
+        return;
+    }
+    struct timespec pause = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    nanosleep(&pause, NULL);
 }
 
 SHMEMI_EXTERN_C_END

@@ -91,7 +91,7 @@ shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *tctx, int segment, size_t
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
 int ucx_progress(void);
-int ucx_wait(long timeout_us);
+int ucx_wait(long timeout_us, int pe_thread);
 
 /* One pass of a thread of the PE over the worker's progress, counted in the host's pe_progress so
  * that the progress thread stays asleep while the PE progresses by itself. */

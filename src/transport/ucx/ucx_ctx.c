@@ -432,9 +432,11 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
 }
 
 /* Arms the worker and polls its event descriptor (ucp_worker_arm says "busy" when events are
- * already waiting), then progresses what arrived, uncounted, until nothing more comes or a thread
- * of the PE progresses the worker itself. */
-int ucx_wait(long timeout_us) {
+ * already waiting), then progresses what arrived until nothing more comes; for the progress
+ * thread uncounted, and only until a thread of the PE progresses the worker itself. */
+int ucx_wait(long timeout_us, int pe_thread) {
+    if (pe_thread)
+        __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
     struct timespec limit = {.tv_sec = timeout_us / 1000000,
                              .tv_nsec = (timeout_us % 1000000) * 1000};
     ucs_status_t st = ucp_worker_arm(ucx.worker);
@@ -449,7 +451,7 @@ int ucx_wait(long timeout_us) {
     int progressed = 0;
     while (ucp_worker_progress(ucx.worker) != 0) {
         progressed = 1;
-        if (__atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
+        if (!pe_thread && __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
             break;
     }
     return progressed;
