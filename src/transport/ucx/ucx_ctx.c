@@ -432,8 +432,8 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
 }
 
 /* Arms the worker and polls its event descriptor (ucp_worker_arm says "busy" when events are
- * already waiting), then progresses what arrived until nothing more comes; for the progress
- * thread uncounted, and only until a thread of the PE progresses the worker itself. */
+ * already waiting), then progresses what arrived: for a wait of the PE one pass, counted; for the
+ * progress thread until nothing more comes or a thread of the PE progresses the worker itself. */
 int ucx_wait(long timeout_us, int pe_thread) {
     if (pe_thread)
         __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
@@ -451,7 +451,8 @@ int ucx_wait(long timeout_us, int pe_thread) {
     int progressed = 0;
     while (ucp_worker_progress(ucx.worker) != 0) {
         progressed = 1;
-        if (!pe_thread && __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
+        /* A wait of the PE goes back to look at its word after each pass. */
+        if (pe_thread || __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
             break;
     }
     return progressed;
