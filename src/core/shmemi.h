@@ -540,6 +540,24 @@ static inline void shmemi_progress_sleep(uint64_t ns) {
     nanosleep(&pause, NULL);
 }
 
+/* ---- the proxy's consumer (src/core/proxy.c) ----------------------------------------------- */
+
+/* A ring of commands (shmem/device/impl/proxy__types.h has the layout and the protocol) that
+ * producers which cannot reach a PE themselves (kernels) fill, and one host thread per ring
+ * drains: it issues each command where shmemi_ptr and shmemi_route_transport say, in ticket order,
+ * with the transport state of the command's context. */
+struct shmemi_proxy_ring;
+typedef struct shmemi_proxy shmemi_proxy_t;
+
+/* Resets ring (every slot free, no ticket taken) and starts its consumer thread. The ring's
+ * memory stays the caller's and must outlive shmemi_proxy_stop. Fatal, naming call, on a ring
+ * whose slot count is not a power of two or whose payload size is not a multiple of 16. */
+shmemi_proxy_t *shmemi_proxy_start(const char *call, const struct shmemi_proxy_ring *ring);
+/* Issues every command already taken, then ends the thread (NULL: nothing). */
+void shmemi_proxy_stop(shmemi_proxy_t *proxy);
+/* One line on the ring's state for messages: tickets taken and issued, the next slot's words. */
+void shmemi_proxy_describe(const shmemi_proxy_t *proxy, char *buf, size_t size);
+
 SHMEMI_EXTERN_C_END
 
 #endif

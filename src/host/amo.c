@@ -2,55 +2,8 @@
 /* Atomic memory operations on the host: hardware atomics on the peer's mapping (relaxed, 4 or 8
  * bytes; float and double fetch/set/swap as same-width integer atomics), else the transport. */
 #include "core/shmemi.h"
+#include "core/cpu_amo.h"
 #include "host/rma_internal.h"
-
-static uint64_t amo32(shmemi_amo_op_t op, uint32_t *p, uint32_t v, uint32_t cmp) {
-    switch (op) {
-    case SHMEMI_AMO_FETCH:
-        return __atomic_load_n(p, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_SET:
-        __atomic_store_n(p, v, __ATOMIC_RELAXED);
-        return 0;
-    case SHMEMI_AMO_SWAP:
-        return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_CSWAP:
-        __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        return cmp;
-    case SHMEMI_AMO_ADD:
-        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_AND:
-        return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_OR:
-        return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_XOR:
-        return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
-    }
-    return 0;
-}
-
-static uint64_t amo64(shmemi_amo_op_t op, uint64_t *p, uint64_t v, uint64_t cmp) {
-    switch (op) {
-    case SHMEMI_AMO_FETCH:
-        return __atomic_load_n(p, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_SET:
-        __atomic_store_n(p, v, __ATOMIC_RELAXED);
-        return 0;
-    case SHMEMI_AMO_SWAP:
-        return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_CSWAP:
-        __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        return cmp;
-    case SHMEMI_AMO_ADD:
-        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_AND:
-        return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_OR:
-        return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-    case SHMEMI_AMO_XOR:
-        return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
-    }
-    return 0;
-}
 
 /* The transport path of an AMO: the network when the route says AMOs take it, else the
  * segment's own transport (ipc, for the GPU heap). fetch_p NULL: non-fetching. */
@@ -83,8 +36,7 @@ uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void 
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     void *r = amo_route(call, dest, size, wpe);
     if (__builtin_expect(r != NULL, 1)) {
-        uint64_t fetched = size == 4 ? amo32(op, r, (uint32_t)operand, (uint32_t)compare)
-                                     : amo64(op, r, operand, compare);
+        uint64_t fetched = shmemi_cpu_amo(op, r, operand, compare, size);
         /* A fetching AMO returns before any later write of the caller is issued. */
         SHMEMI_THREAD_FENCE(__ATOMIC_ACQUIRE);
         return fetched;
@@ -100,10 +52,7 @@ void shmemi_amo_post(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     void *r = amo_route(call, dest, size, wpe);
     if (__builtin_expect(r != NULL, 1)) {
-        if (size == 4)
-            amo32(op, r, (uint32_t)operand, 0);
-        else
-            amo64(op, r, operand, 0);
+        (void)shmemi_cpu_amo(op, r, operand, 0, size);
         return;
     }
     amo_transport(call, c, op, dest, NULL, operand, 0, size, wpe);

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The proxy's consumer: one host thread per ring takes the ring's commands in ticket order and
+ * issues them where the route table says (the protocol: shmem/device/impl/proxy__types.h). A PE
+ * it maps gets loads, stores and CPU atomics; any other gets the route's transport, with the
+ * transport state of the command's context. The thread also progresses the network transport
+ * while the ring is idle, so that a PE whose host code does nothing in the library still serves
+ * its producers and its peers. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <shmem/device/impl/proxy__types.h>
+#include <shmem/impl/ctx__types.h>
+
+#include "core/cpu_amo.h"
+#include "core/env.h"
+#include "core/shmemi.h"
+
+_Static_assert(sizeof(shmemi_proxy_cmd_t) == 64, "a proxy command is 64 bytes");
+_Static_assert(SHMEMI_PROXY_AMO_OP_FETCH == SHMEMI_AMO_FETCH &&
+                   SHMEMI_PROXY_AMO_OP_SET == SHMEMI_AMO_SET &&
+                   SHMEMI_PROXY_AMO_OP_SWAP == SHMEMI_AMO_SWAP &&
+                   SHMEMI_PROXY_AMO_OP_CSWAP == SHMEMI_AMO_CSWAP &&
+                   SHMEMI_PROXY_AMO_OP_ADD == SHMEMI_AMO_ADD &&
+                   SHMEMI_PROXY_AMO_OP_AND == SHMEMI_AMO_AND &&
+                   SHMEMI_PROXY_AMO_OP_OR == SHMEMI_AMO_OR &&
+                   SHMEMI_PROXY_AMO_OP_XOR == SHMEMI_AMO_XOR,
+               "the ring's AMO numbers are shmemi_amo_op_t's");
+
+/* The name proxy messages carry in place of an API call. */
+#define CALL "shmem_proxy"
+
+/* Idle polls before the thread yields, and before it sleeps between polls; the sleep. */
+#define SPIN_POLLS 4096
+#define YIELD_POLLS 65536
+#define IDLE_SLEEP_NS 20000
+
+struct shmemi_proxy {
+    shmemi_proxy_ring_t ring;
+    pthread_t thread;
+    uint64_t next; /* the consumer's next ticket; read by shmemi_proxy_describe */
+    int stop;
+    uint64_t timeout_ns; /* a ticket's command missing this long ends the job */
+};
+
+static const char *op_name(uint32_t op) {
+    static const char *const names[] = {"?",         "PUT",        "GET",   "AMO",
+                                        "AMO_FETCH", "PUT_SIGNAL", "FENCE", "QUIET"};
+    return op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void shmemi_proxy_describe(const shmemi_proxy_t *p, char *buf, size_t size) {
+    uint64_t next = __atomic_load_n(&p->next, __ATOMIC_RELAXED);
+    uint32_t s = (uint32_t)(next & (p->ring.n_slots - 1));
+    snprintf(buf, size,
+             "ring of %u slots: %llu tickets taken, %llu issued; next ticket %llu in slot %u "
+             "(seq %llu, free %llu)",
+             p->ring.n_slots, (unsigned long long)__atomic_load_n(p->ring.issue, __ATOMIC_RELAXED),
+             (unsigned long long)next, (unsigned long long)next, s,
+             (unsigned long long)__atomic_load_n(&p->ring.cmd[s].seq, __ATOMIC_RELAXED),
+             (unsigned long long)__atomic_load_n(&p->ring.slot[s].free, __ATOMIC_RELAXED));
+}
+
+__attribute__((noreturn)) static void
+command_failed(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c, const char *what) {
+    char state[256];
+    shmemi_proxy_describe(p, state, sizeof(state));
+    shmemi_fatal(CALL, "%s of ticket %llu (to PE %d, address %p, %llu bytes): %s; %s",
+                 op_name(c->op), (unsigned long long)t, (int)c->pe, (void *)(uintptr_t)c->target,
+                 (unsigned long long)c->len, what, state);
+}
+
+static void check_status(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                         const shmemi_transport_ops_t *ops, shmemi_status_t st) {
+    if (st != SHMEMI_OK) {
+        char what[128];
+        snprintf(what, sizeof(what), "transport %s failed (status %d)", ops->name, (int)st);
+        command_failed(p, t, c, what);
+    }
+}
+
+/* The transport state of the command's context on ops (only the network transport keeps any). */
+static shmemi_transport_ctx_t *tctx_of(const shmemi_transport_ops_t *ops, uint64_t ctx) {
+    if (ops != shmemi_transport_net)
+        return NULL;
+    if (ctx == 0)
+        return shmemi_net_ctx_default;
+    return (shmemi_transport_ctx_t *)((const struct shmemi_ctx *)(uintptr_t)ctx)->transport;
+}
+
+/* The transport that reaches the command's target (after shmemi_ptr gave no mapping). */
+static const shmemi_transport_ops_t *route(const shmemi_proxy_cmd_t *c, uint64_t addr, int amo,
+                                           int *seg_p, size_t *off_p) {
+    return shmemi_route_transport(CALL, (const void *)(uintptr_t)addr, c->pe, amo, seg_p, off_p);
+}
+
+/* The mapped address of addr on the command's PE for an access that is not an AMO, or NULL. */
+static void *mapped(const shmemi_proxy_cmd_t *c, uint64_t addr) {
+    return shmemi_ptr((const void *)(uintptr_t)addr, c->pe);
+}
+
+/* The mapped address of an AMO's word, or NULL when AMOs to the PE take the network. */
+static void *mapped_amo(const shmemi_proxy_cmd_t *c, uint64_t addr) {
+    return shmemi_routes[c->pe].amo_net ? NULL : mapped(c, addr);
+}
+
+static void do_put(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                   const void *data) {
+    void *r = mapped(c, c->target);
+    if (r) {
+        memcpy(r, data, c->len);
+        return;
+    }
+    int seg;
+    size_t off;
+    const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
+    check_status(p, t, c, ops, ops->put(tctx_of(ops, c->ctx), seg, off, data, c->len, c->pe));
+}
+
+static void do_get(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c, void *data) {
+    const void *r = mapped(c, c->target);
+    if (r) {
+        memcpy(data, r, c->len);
+        return;
+    }
+    int seg;
+    size_t off;
+    const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
+    check_status(p, t, c, ops, ops->get(tctx_of(ops, c->ctx), data, seg, off, c->len, c->pe));
+}
+
+/* An AMO on addr (fetch_p NULL: not fetching). */
+static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                   shmemi_amo_op_t op, uint64_t addr, uint64_t operand, uint64_t compare,
+                   size_t size, uint64_t *fetch_p) {
+    void *r = mapped_amo(c, addr);
+    if (r) {
+        uint64_t old = shmemi_cpu_amo(op, r, operand, compare, size);
+        if (fetch_p)
+            *fetch_p = old;
+        return;
+    }
+    int seg;
+    size_t off;
+    const shmemi_transport_ops_t *ops = route(c, addr, 1, &seg, &off);
+    check_status(
+        p, t, c, ops,
+        ops->amo(tctx_of(ops, c->ctx), op, seg, off, fetch_p, operand, compare, size, c->pe));
+}
+
+/* Orders what the command's context issued to its PE before what it issues next. */
+static void do_fence(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
+    shmemi_full_fence();
+    const shmemi_transport_ops_t *net = shmemi_transport_net;
+    if (net && !shmemi_routes[c->pe].mapped)
+        check_status(p, t, c, net, net->fence(tctx_of(net, c->ctx), c->pe));
+}
+
+static void do_quiet(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
+    const shmemi_transport_ops_t *net = shmemi_transport_net;
+    if (net)
+        check_status(p, t, c, net, net->quiet(tctx_of(net, c->ctx)));
+    shmemi_full_fence();
+}
+
+static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                          const void *data) {
+    do_put(p, t, c, data);
+    uint64_t *sig = mapped_amo(c, c->compare);
+    if (sig) {
+        if (c->amo_op == SHMEMI_PROXY_AMO_OP_SET)
+            __atomic_store_n(sig, c->operand, __ATOMIC_RELEASE);
+        else
+            __atomic_fetch_add(sig, c->operand, __ATOMIC_RELEASE);
+        return;
+    }
+    do_fence(p, t, c);
+    do_amo(p, t, c, (shmemi_amo_op_t)c->amo_op, c->compare, c->operand, 0, sizeof(uint64_t), NULL);
+}
+
+/* Checks what a producer wrote before anything is issued. */
+static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
+    if ((unsigned)c->pe >= (unsigned)shmemi_state.n_pes) {
+        char what[64];
+        snprintf(what, sizeof(what), "PE %d out of range [0, %d)", (int)c->pe, shmemi_state.n_pes);
+        command_failed(p, t, c, what);
+    }
+    switch (c->op) {
+    case SHMEMI_PROXY_PUT:
+    case SHMEMI_PROXY_GET:
+    case SHMEMI_PROXY_PUT_SIGNAL:
+        if (c->len > p->ring.chunk)
+            command_failed(p, t, c, "longer than a slot's payload");
+        if (c->op == SHMEMI_PROXY_PUT_SIGNAL && c->amo_op != SHMEMI_PROXY_AMO_OP_SET &&
+            c->amo_op != SHMEMI_PROXY_AMO_OP_ADD)
+            command_failed(p, t, c, "the signal operation is neither SET nor ADD");
+        return;
+    case SHMEMI_PROXY_AMO:
+    case SHMEMI_PROXY_AMO_FETCH:
+        if (c->len != 4 && c->len != 8)
+            command_failed(p, t, c, "an AMO of neither 4 nor 8 bytes");
+        if (c->amo_op > SHMEMI_PROXY_AMO_OP_XOR)
+            command_failed(p, t, c, "unknown AMO operation");
+        return;
+    case SHMEMI_PROXY_FENCE:
+    case SHMEMI_PROXY_QUIET:
+        return;
+    default:
+        command_failed(p, t, c, "unknown command");
+    }
+}
+
+/* Issues ticket t's command, then frees its slot or answers it. */
+static void consume(shmemi_proxy_t *p, uint64_t t) {
+    const uint32_t s = (uint32_t)(t & (p->ring.n_slots - 1));
+    shmemi_proxy_cmd_t c = p->ring.cmd[s];
+    shmemi_proxy_slot_t *slot = &p->ring.slot[s];
+    unsigned char *data = p->ring.data + (size_t)s * p->ring.chunk;
+    validate(p, t, &c);
+    int answered = 0;
+    switch (c.op) {
+    case SHMEMI_PROXY_PUT:
+        do_put(p, t, &c, data);
+        break;
+    case SHMEMI_PROXY_PUT_SIGNAL:
+        do_put_signal(p, t, &c, data);
+        break;
+    case SHMEMI_PROXY_GET:
+        do_get(p, t, &c, data);
+        answered = 1;
+        break;
+    case SHMEMI_PROXY_AMO:
+        do_amo(p, t, &c, (shmemi_amo_op_t)c.amo_op, c.target, c.operand, c.compare, c.len, NULL);
+        break;
+    case SHMEMI_PROXY_AMO_FETCH: {
+        uint64_t old = 0;
+        do_amo(p, t, &c, (shmemi_amo_op_t)c.amo_op, c.target, c.operand, c.compare, c.len, &old);
+        slot->result = old;
+        answered = 1;
+        break;
+    }
+    case SHMEMI_PROXY_FENCE:
+        do_fence(p, t, &c);
+        break;
+    case SHMEMI_PROXY_QUIET:
+        do_quiet(p, t, &c);
+        answered = 1;
+        break;
+    }
+    if (answered)
+        __atomic_store_n(&slot->done, t + 1, __ATOMIC_RELEASE);
+    else
+        __atomic_store_n(&slot->free, t + p->ring.n_slots, __ATOMIC_RELEASE);
+}
+
+static void *consumer_main(void *arg) {
+    shmemi_proxy_t *p = arg;
+    uint64_t idle = 0, missing_since = 0;
+    for (;;) {
+        uint64_t t = p->next;
+        const shmemi_proxy_cmd_t *c = &p->ring.cmd[t & (p->ring.n_slots - 1)];
+        if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == t + 1) {
+            consume(p, t);
+            __atomic_store_n(&p->next, t + 1, __ATOMIC_RELAXED);
+            idle = 0;
+            missing_since = 0;
+            continue;
+        }
+        /* Ticket t is not written yet: taken by a producer that is still writing it, or not
+         * taken at all. */
+        if (__atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE) > t) {
+            uint64_t now = now_ns();
+            if (missing_since == 0)
+                missing_since = now;
+            else if (now - missing_since > p->timeout_ns) {
+                char state[256];
+                shmemi_proxy_describe(p, state, sizeof(state));
+                shmemi_fatal(CALL,
+                             "ticket %llu was taken but its command never arrived within %llu "
+                             "ms (its producer stopped: a kernel killed mid-operation?); %s",
+                             (unsigned long long)t, (unsigned long long)(p->timeout_ns / 1000000),
+                             state);
+            }
+        } else if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+            return NULL;
+        }
+        shmemi_progress();
+        if (++idle < SPIN_POLLS)
+            continue;
+        if (idle < YIELD_POLLS) {
+            sched_yield();
+            continue;
+        }
+        struct timespec ts = {0, IDLE_SLEEP_NS};
+        nanosleep(&ts, NULL);
+    }
+}
+
+shmemi_proxy_t *shmemi_proxy_start(const char *call, const struct shmemi_proxy_ring *ring) {
+    if (ring->n_slots == 0 || (ring->n_slots & (ring->n_slots - 1)) != 0 || ring->chunk % 16 != 0)
+        shmemi_fatal(call,
+                     "proxy ring of %u slots of %u bytes: slots must be a power of two and "
+                     "bytes a multiple of 16",
+                     ring->n_slots, ring->chunk);
+    shmemi_proxy_t *p = calloc(1, sizeof(*p));
+    if (p == NULL)
+        shmemi_fatal(call, "out of memory for the proxy");
+    p->ring = *ring;
+    for (uint32_t s = 0; s < ring->n_slots; s++) {
+        ring->cmd[s].seq = 0;
+        ring->slot[s].done = 0;
+        ring->slot[s].free = s;
+    }
+    __atomic_store_n(ring->issue, 0, __ATOMIC_RELEASE);
+    char *end;
+    const char *ms = shmemi_env_get("SHMEM_DEVICE_TIMEOUT_MS");
+    unsigned long long timeout_ms = strtoull(ms, &end, 10);
+    p->timeout_ns = (timeout_ms ? timeout_ms : 10000) * 1000000ull;
+    int rc = pthread_create(&p->thread, NULL, consumer_main, p);
+    if (rc != 0)
+        shmemi_fatal(call, "cannot start the proxy thread: %s", strerror(rc));
+    return p;
+}
+
+void shmemi_proxy_stop(shmemi_proxy_t *p) {
+    if (p == NULL)
+        return;
+    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+    pthread_join(p->thread, NULL);
+    free(p);
+}

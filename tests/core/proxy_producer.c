@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The host producer of proxy_producer.h: each step of the ring's protocol, in the order
+ * shmem/device/impl/proxy__types.h gives it. */
+#include "proxy_producer.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <shmem/device/impl/proxy__types.h>
+#include <shmem/impl/ctx__types.h>
+
+#include "core/shmemi.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* A producer that waits this long for its slot or its answer reports the ring and stops. */
+#define WAIT_LIMIT_S 60
+
+struct shmemt_proxy {
+    shmemi_proxy_ring_t ring;
+    shmemi_proxy_t *consumer;
+    uint64_t issue;
+};
+
+EXPORT shmemt_proxy_t *shmemt_proxy_create(uint32_t n_slots, uint32_t chunk) {
+    shmemt_proxy_t *p = calloc(1, sizeof(*p));
+    if (p == NULL)
+        abort();
+    p->ring.n_slots = n_slots;
+    p->ring.chunk = chunk;
+    p->ring.cmd = aligned_alloc(64, n_slots * sizeof(shmemi_proxy_cmd_t));
+    p->ring.slot = aligned_alloc(64, n_slots * sizeof(shmemi_proxy_slot_t));
+    p->ring.data = aligned_alloc(64, (size_t)n_slots * chunk);
+    if (!p->ring.cmd || !p->ring.slot || !p->ring.data)
+        abort();
+    memset(p->ring.data, 0, (size_t)n_slots * chunk);
+    p->ring.issue = &p->issue;
+    p->consumer = shmemi_proxy_start("shmemt_proxy_create", &p->ring);
+    return p;
+}
+
+EXPORT void shmemt_proxy_destroy(shmemt_proxy_t *p) {
+    shmemi_proxy_stop(p->consumer);
+    free(p->ring.cmd);
+    free(p->ring.slot);
+    free(p->ring.data);
+    free(p);
+}
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Waits until *word == want (acquire). */
+static void wait_for(const shmemt_proxy_t *p, const uint64_t *word, uint64_t want,
+                     const char *what) {
+    double start = 0;
+    for (unsigned polls = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) != want; polls++) {
+        if (polls < 64)
+            continue;
+        sched_yield();
+        if ((polls & 1023) != 0)
+            continue;
+        if (start == 0)
+            start = seconds();
+        else if (seconds() - start > WAIT_LIMIT_S) {
+            char state[256];
+            shmemi_proxy_describe(p->consumer, state, sizeof(state));
+            fprintf(stderr, "proxy producer: waited %d s for %s %llu; %s\n", WAIT_LIMIT_S, what,
+                    (unsigned long long)want, state);
+            abort();
+        }
+    }
+}
+
+/* Steps 1 and 2: a ticket and its free slot. */
+static uint64_t take(shmemt_proxy_t *p, shmemi_proxy_cmd_t **cmd_p, unsigned char **data_p) {
+    uint64_t t = __atomic_fetch_add(p->ring.issue, 1, __ATOMIC_RELAXED);
+    uint32_t s = (uint32_t)(t & (p->ring.n_slots - 1));
+    wait_for(p, &p->ring.slot[s].free, t, "slot free for ticket");
+    *cmd_p = &p->ring.cmd[s];
+    *data_p = p->ring.data + (size_t)s * p->ring.chunk;
+    return t;
+}
+
+/* Step 3: the command's fields, then seq. */
+static void submit(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, shmem_ctx_t ctx, int pe,
+                   const void *target, uint64_t len, uint64_t operand, uint64_t compare,
+                   uint32_t amo_op) {
+    cmd->op = op;
+    cmd->pe = pe;
+    cmd->ctx = ctx == SHMEM_CTX_DEFAULT ? 0 : (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx);
+    cmd->target = (uint64_t)(uintptr_t)target;
+    cmd->len = len;
+    cmd->operand = operand;
+    cmd->compare = compare;
+    cmd->amo_op = amo_op;
+    __atomic_store_n(&cmd->seq, t + 1, __ATOMIC_RELEASE);
+}
+
+/* Step 5 for an answered command: the answer, then the slot back. */
+static shmemi_proxy_slot_t *answer(shmemt_proxy_t *p, uint64_t t) {
+    shmemi_proxy_slot_t *slot = &p->ring.slot[t & (p->ring.n_slots - 1)];
+    wait_for(p, &slot->done, t + 1, "the answer of ticket");
+    return slot;
+}
+static void release(shmemt_proxy_t *p, uint64_t t, shmemi_proxy_slot_t *slot) {
+    __atomic_store_n(&slot->free, t + p->ring.n_slots, __ATOMIC_RELEASE);
+}
+
+EXPORT void shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                             size_t len, int pe) {
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < p->ring.chunk ? len - done : p->ring.chunk;
+        shmemi_proxy_cmd_t *cmd;
+        unsigned char *data;
+        uint64_t t = take(p, &cmd, &data);
+        memcpy(data, (const char *)source + done, n);
+        submit(t, cmd, SHMEMI_PROXY_PUT, ctx, pe, (char *)dest + done, n, 0, 0, 0);
+        done += n;
+    }
+}
+
+EXPORT void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                             size_t len, int pe) {
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < p->ring.chunk ? len - done : p->ring.chunk;
+        shmemi_proxy_cmd_t *cmd;
+        unsigned char *data;
+        uint64_t t = take(p, &cmd, &data);
+        submit(t, cmd, SHMEMI_PROXY_GET, ctx, pe, (const char *)source + done, n, 0, 0, 0);
+        shmemi_proxy_slot_t *slot = answer(p, t);
+        memcpy((char *)dest + done, data, n);
+        release(p, t, slot);
+        done += n;
+    }
+}
+
+EXPORT uint64_t shmemt_proxy_amo(shmemt_proxy_t *p, shmem_ctx_t ctx, uint32_t op, void *dest,
+                                 uint64_t operand, uint64_t compare, size_t size, int fetch,
+                                 int pe) {
+    shmemi_proxy_cmd_t *cmd;
+    unsigned char *data;
+    uint64_t t = take(p, &cmd, &data);
+    submit(t, cmd, fetch ? SHMEMI_PROXY_AMO_FETCH : SHMEMI_PROXY_AMO, ctx, pe, dest, size, operand,
+           compare, op);
+    if (!fetch)
+        return 0;
+    shmemi_proxy_slot_t *slot = answer(p, t);
+    uint64_t old = slot->result;
+    release(p, t, slot);
+    return old;
+}
+
+EXPORT void shmemt_proxy_put_signal(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
+                                    const void *source, size_t len, uint64_t *sig_addr,
+                                    uint64_t signal, uint32_t sig_op, int pe) {
+    shmemi_proxy_cmd_t *cmd;
+    unsigned char *data;
+    uint64_t t = take(p, &cmd, &data);
+    memcpy(data, source, len);
+    submit(t, cmd, SHMEMI_PROXY_PUT_SIGNAL, ctx, pe, dest, len, signal,
+           (uint64_t)(uintptr_t)sig_addr, sig_op);
+}
+
+EXPORT void shmemt_proxy_fence(shmemt_proxy_t *p, shmem_ctx_t ctx, int pe) {
+    shmemi_proxy_cmd_t *cmd;
+    unsigned char *data;
+    uint64_t t = take(p, &cmd, &data);
+    submit(t, cmd, SHMEMI_PROXY_FENCE, ctx, pe, NULL, 0, 0, 0, 0);
+}
+
+EXPORT void shmemt_proxy_quiet(shmemt_proxy_t *p, shmem_ctx_t ctx) {
+    shmemi_proxy_cmd_t *cmd;
+    unsigned char *data;
+    uint64_t t = take(p, &cmd, &data);
+    submit(t, cmd, SHMEMI_PROXY_QUIET, ctx, shmemi_state.my_pe, NULL, 0, 0, 0, 0);
+    release(p, t, answer(p, t));
+}
+
+EXPORT void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, void *dest, size_t len, int pe) {
+    shmemi_proxy_cmd_t *cmd;
+    unsigned char *data;
+    uint64_t t = take(p, &cmd, &data);
+    submit(t, cmd, op, SHMEM_CTX_DEFAULT, pe, dest, len, 0, 0, SHMEMI_PROXY_AMO_OP_ADD);
+}
+
+EXPORT void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p) {
+    (void)__atomic_fetch_add(p->ring.issue, 1, __ATOMIC_RELAXED);
+}

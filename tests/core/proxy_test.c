@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The proxy ring against the library's consumer (src/core/proxy.c), with host producer threads
+ * (proxy_producer.h) in place of a kernel's. A small ring (8 slots of 64 bytes) makes every
+ * operation wrap it, fill it and split into pieces. Per PE, at the same time:
+ *  - thread 0: puts of random sizes and offsets to every PE, checked by reading them back after
+ *    the barrier; gets of every PE's random pattern; fetch-adds on every PE's counter (its fetched
+ *    values only grow); then every AMO, 32 and 64 bit, fetching and not, against a model;
+ *  - thread 1: put-with-signal rounds (a payload, then signal ADD 1, then a fence) that the
+ *    target's main thread checks when it sees the signal;
+ *  - thread 2: rounds of put (the round number), fence, AMO set of a flag (round + 1): a target
+ *    that sees flag v must see a round number of at least v - 1;
+ *  - thread 3: the puts and gets of thread 0 on a context of its own, completed by quiet on it.
+ * Modes (argv[1]): "all" (the above; argv[2] sets the rounds of threads 0 and 3, 200), "badpe" (a
+ * command to PE 99), "badop" (an unknown command), "abandon" (a ticket taken and never written):
+ * the failure modes end the job with the consumer's message. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shmem.h>
+#include <shmem/device/impl/proxy__types.h>
+
+#include "proxy_producer.h"
+
+#define SLOTS 8
+#define CHUNK 64
+#define REGION 512   /* bytes of inbox per (source PE, thread) */
+#define PATTERN 1024 /* bytes of every PE's pattern for gets */
+#define SIG_ROUNDS 64
+#define FENCE_ROUNDS 200
+#define THREADS 4
+
+static shmemt_proxy_t *proxy;
+static int me, npes;
+static int iters = 200;        /* argv[2]: put-get-fetch-add rounds of threads 0 and 3 */
+static unsigned char *inbox;   /* [npes][THREADS][REGION] */
+static unsigned char *pattern; /* [PATTERN] */
+static uint64_t *counter;      /* fetch-adds of every PE's thread 0 and 3 */
+static uint64_t *amo64;        /* [npes]: thread 0's AMO model words */
+static uint32_t *amo32;        /* [npes] */
+static unsigned char *sigbuf;  /* [npes][SIG_ROUNDS][CHUNK] */
+static uint64_t *sig;          /* [npes] */
+static uint64_t *fdata;        /* [npes] */
+static uint64_t *fflag;        /* [npes] */
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "PE %d: %s:%d: ", me, __FILE__, __LINE__);                             \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            __atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);                                    \
+        }                                                                                          \
+    } while (0)
+
+static uint64_t next_rand(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void fill(unsigned char *buf, size_t n, uint64_t seed) {
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (unsigned char)next_rand(&s);
+}
+
+/* Thread 0 and 3: puts, gets, fetch-adds; the expected inbox regions at every PE in mirror. */
+static void rma_rounds(int k, shmem_ctx_t ctx, unsigned char *mirror) {
+    uint64_t s = 0x1234567ull * (uint64_t)(me * THREADS + k + 1);
+    uint64_t *last_fetched = calloc((size_t)npes, sizeof(uint64_t));
+    unsigned char buf[REGION], expect[PATTERN];
+    for (int i = 0; i < iters; i++) {
+        int pe = (me + 1 + i) % npes;
+        size_t len = 1 + next_rand(&s) % REGION;
+        size_t off = next_rand(&s) % (REGION - len + 1);
+        unsigned char *mine = mirror + (size_t)pe * REGION;
+        fill(mine + off, len, next_rand(&s));
+        size_t at = ((size_t)me * THREADS + (size_t)k) * REGION + off;
+        shmemt_proxy_put(proxy, ctx, inbox + at, mine + off, len, pe);
+        size_t glen = 1 + next_rand(&s) % (PATTERN / 2);
+        size_t goff = next_rand(&s) % (PATTERN - glen + 1);
+        shmemt_proxy_get(proxy, ctx, buf, pattern + goff, glen, pe);
+        fill(expect, PATTERN, (uint64_t)pe + 1);
+        CHECK(memcmp(buf, expect + goff, glen) == 0, "get of %zu bytes at %zu from PE %d", glen,
+              goff, pe);
+        uint64_t old =
+            shmemt_proxy_amo(proxy, ctx, SHMEMI_PROXY_AMO_OP_ADD, counter, 1, 0, 8, 1, pe);
+        CHECK(old >= last_fetched[pe], "fetch-add at PE %d went back: %llu after %llu", pe,
+              (unsigned long long)old, (unsigned long long)last_fetched[pe]);
+        last_fetched[pe] = old + 1;
+        if (i % 17 == 0)
+            shmemt_proxy_fence(proxy, ctx, pe);
+        if (i % 29 == 0)
+            shmemt_proxy_quiet(proxy, ctx);
+    }
+    shmemt_proxy_quiet(proxy, ctx);
+    free(last_fetched);
+}
+
+/* Thread 0: every AMO on the words of this PE at the next PE, fetching and not, against a
+ * model. */
+static uint64_t amo_apply(uint32_t op, uint64_t old, uint64_t v, uint64_t cmp, uint64_t mask) {
+    switch (op) {
+    case SHMEMI_PROXY_AMO_OP_SET:
+    case SHMEMI_PROXY_AMO_OP_SWAP:
+        return v & mask;
+    case SHMEMI_PROXY_AMO_OP_CSWAP:
+        return old == cmp ? v & mask : old;
+    case SHMEMI_PROXY_AMO_OP_ADD:
+        return (old + v) & mask;
+    case SHMEMI_PROXY_AMO_OP_AND:
+        return old & v;
+    case SHMEMI_PROXY_AMO_OP_OR:
+        return (old | v) & mask;
+    case SHMEMI_PROXY_AMO_OP_XOR:
+        return (old ^ v) & mask;
+    }
+    return old;
+}
+
+static void amo_model(size_t size) {
+    static const struct {
+        uint32_t op;
+        uint64_t v, cmp;
+    } steps[] = {
+        {SHMEMI_PROXY_AMO_OP_SET, 0x0123456789abcdefull, 0},
+        {SHMEMI_PROXY_AMO_OP_SWAP, 77, 0},
+        {SHMEMI_PROXY_AMO_OP_CSWAP, 5, 76},
+        {SHMEMI_PROXY_AMO_OP_CSWAP, 5, 77},
+        {SHMEMI_PROXY_AMO_OP_ADD, 0xfffffffffffffff0ull, 0},
+        {SHMEMI_PROXY_AMO_OP_AND, 0xf0f0f0f0f0ull, 0},
+        {SHMEMI_PROXY_AMO_OP_OR, 0x0f0f, 0},
+        {SHMEMI_PROXY_AMO_OP_XOR, 0xffff, 0},
+    };
+    int pe = (me + 1) % npes;
+    void *word = size == 8 ? (void *)&amo64[me] : (void *)&amo32[me];
+    uint64_t mask = size == 8 ? ~0ull : 0xffffffffull, model = 0;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+            uint32_t op = steps[i].op;
+            uint64_t v = steps[i].v & mask, cmp = steps[i].cmp & mask;
+            /* The compared value of a CSWAP that must succeed is the model's. */
+            if (op == SHMEMI_PROXY_AMO_OP_CSWAP && cmp == 77)
+                cmp = model;
+            int fetch = round == 0 && op != SHMEMI_PROXY_AMO_OP_SET;
+            uint64_t got =
+                shmemt_proxy_amo(proxy, SHMEM_CTX_DEFAULT, op, word, v, cmp, size, fetch, pe);
+            CHECK(!fetch || got == model, "AMO op %u (%zu bytes) fetched %#llx, not %#llx", op,
+                  size, (unsigned long long)got, (unsigned long long)model);
+            model = amo_apply(op, model, v, cmp, mask);
+            got = shmemt_proxy_amo(proxy, SHMEM_CTX_DEFAULT, SHMEMI_PROXY_AMO_OP_FETCH, word, 0, 0,
+                                   size, 1, pe);
+            CHECK(got == model, "after AMO op %u (%zu bytes, %s) the word is %#llx, not %#llx", op,
+                  size, fetch ? "fetching" : "not fetching", (unsigned long long)got,
+                  (unsigned long long)model);
+        }
+}
+
+static unsigned char *mirrors[THREADS];
+
+static void *producer(void *arg) {
+    int k = (int)(intptr_t)arg;
+    if (k == 0 || k == 3) {
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+        if (k == 3 && shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) != 0) {
+            CHECK(0, "shmem_ctx_create failed");
+            return NULL;
+        }
+        rma_rounds(k, ctx, mirrors[k]);
+        if (k == 0) {
+            amo_model(8);
+            amo_model(4);
+        }
+        if (k == 3)
+            shmem_ctx_destroy(ctx);
+    } else if (k == 1) {
+        for (int r = 0; r < SIG_ROUNDS; r++) {
+            int pe = (me + 1 + r) % npes;
+            unsigned char payload[CHUNK];
+            fill(payload, CHUNK, (uint64_t)(me * SIG_ROUNDS + r) + 7);
+            size_t at = ((size_t)me * SIG_ROUNDS + (size_t)r) * CHUNK;
+            shmemt_proxy_put_signal(proxy, SHMEM_CTX_DEFAULT, sigbuf + at, payload, CHUNK, &sig[me],
+                                    1, SHMEMI_PROXY_AMO_OP_ADD, pe);
+        }
+        shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+    } else {
+        for (int r = 0; r < FENCE_ROUNDS; r++) {
+            int pe = (me + 1) % npes;
+            uint64_t round = (uint64_t)r;
+            shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, &fdata[me], &round, sizeof(round), pe);
+            shmemt_proxy_fence(proxy, SHMEM_CTX_DEFAULT, pe);
+            shmemt_proxy_amo(proxy, SHMEM_CTX_DEFAULT, SHMEMI_PROXY_AMO_OP_SET, &fflag[me],
+                             round + 1, 0, 8, 0, pe);
+        }
+        shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+    }
+    return NULL;
+}
+
+/* The main thread's side of threads 1 and 2 of the other PEs. */
+static void check_arrivals(void) {
+    /* Signals: PE src's round r comes here when (src + 1 + r) % npes == me; src fences after
+     * each, so they arrive in order: once n signals from src are here, so are the payloads of its
+     * first n rounds to this PE. */
+    for (int src = 0; src < npes; src++) {
+        unsigned char payload[CHUNK];
+        uint64_t seen = 0;
+        for (int r = 0; r < SIG_ROUNDS; r++) {
+            if ((src + 1 + r) % npes != me)
+                continue;
+            shmem_uint64_wait_until(&sig[src], SHMEM_CMP_GE, ++seen);
+            fill(payload, CHUNK, (uint64_t)(src * SIG_ROUNDS + r) + 7);
+            CHECK(memcmp(sigbuf + ((size_t)src * SIG_ROUNDS + (size_t)r) * CHUNK, payload, CHUNK) ==
+                      0,
+                  "signal %llu from PE %d (round %d) arrived before its payload",
+                  (unsigned long long)seen, src, r);
+        }
+    }
+    /* Fence: the previous PE's rounds. */
+    int src = (me + npes - 1) % npes;
+    for (uint64_t v = 1; v <= FENCE_ROUNDS; v++) {
+        shmem_uint64_wait_until(&fflag[src], SHMEM_CMP_GE, v);
+        uint64_t data = __atomic_load_n(&fdata[src], __ATOMIC_RELAXED);
+        CHECK(data + 1 >= v, "fence: flag %llu seen with round %llu", (unsigned long long)v,
+              (unsigned long long)data);
+    }
+}
+
+static void run_all(void) {
+    size_t inbox_bytes = (size_t)npes * THREADS * REGION;
+    inbox = shmem_calloc(inbox_bytes, 1);
+    pattern = shmem_malloc(PATTERN);
+    counter = shmem_calloc(1, sizeof(uint64_t));
+    amo64 = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    amo32 = shmem_calloc((size_t)npes, sizeof(uint32_t));
+    sigbuf = shmem_calloc((size_t)npes * SIG_ROUNDS * CHUNK, 1);
+    sig = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    fdata = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    fflag = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    fill(pattern, PATTERN, (uint64_t)me + 1);
+    for (int k = 0; k < THREADS; k++)
+        mirrors[k] = calloc((size_t)npes, REGION);
+    shmem_barrier_all();
+
+    pthread_t threads[THREADS];
+    for (int k = 0; k < THREADS; k++)
+        pthread_create(&threads[k], NULL, producer, (void *)(intptr_t)k);
+    check_arrivals();
+    for (int k = 0; k < THREADS; k++)
+        pthread_join(threads[k], NULL);
+    shmem_barrier_all();
+
+    /* Read back what threads 0 and 3 put at every PE. */
+    unsigned char *back = malloc(REGION);
+    for (int pe = 0; pe < npes; pe++)
+        for (int k = 0; k < THREADS; k += 3) {
+            shmem_getmem(back, inbox + ((size_t)me * THREADS + (size_t)k) * REGION, REGION, pe);
+            CHECK(memcmp(back, mirrors[k] + (size_t)pe * REGION, REGION) == 0,
+                  "thread %d's puts at PE %d differ", k, pe);
+        }
+    free(back);
+    /* Threads 0 and 3 of every PE hit each PE iters / npes times, give or take one. */
+    uint64_t expect = 0;
+    for (int src = 0; src < npes; src++)
+        for (int i = 0; i < iters; i++)
+            expect += (src + 1 + i) % npes == me ? 2 : 0;
+    CHECK(*counter == expect, "counter %llu, not %llu", (unsigned long long)*counter,
+          (unsigned long long)expect);
+    for (int k = 0; k < THREADS; k++)
+        free(mirrors[k]);
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "all";
+    if (argc > 2)
+        iters = atoi(argv[2]);
+    shmem_init_thread(SHMEM_THREAD_MULTIPLE, &(int){0});
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    proxy = shmemt_proxy_create(SLOTS, CHUNK);
+    if (strcmp(mode, "all") == 0) {
+        run_all();
+    } else if (me == 0) {
+        static uint64_t word;
+        if (strcmp(mode, "badpe") == 0)
+            shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, &word, 8, 99);
+        else if (strcmp(mode, "badop") == 0)
+            shmemt_proxy_raw(proxy, 42, &word, 8, 1);
+        else if (strcmp(mode, "abandon") == 0)
+            shmemt_proxy_abandon_ticket(proxy);
+        /* The consumer ends the job; this quiet never returns. */
+        shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+        fprintf(stderr, "PE 0: the proxy accepted a bad command (mode %s)\n", mode);
+        failures++;
+    }
+    shmem_barrier_all();
+    shmemt_proxy_destroy(proxy);
+    int all_failures = failures;
+    if (me == 0)
+        printf("proxy %s: %s\n", mode, all_failures ? "FAILED" : "ok");
+    shmem_finalize();
+    return failures ? 1 : 0;
+}
