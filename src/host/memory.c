@@ -21,14 +21,15 @@ typedef struct {
 _Static_assert(sizeof(agreement_t) == SHMEMI_EXCHANGE_WORDS * sizeof(int64_t),
                "an agreement is one descriptor of the world team's exchange");
 
-/* Allgathers the agreements. A job with a network transport exchanges through the world team
- * (its token barrier and one get per PE on another node): the bootstrap's allgather is a PMIx
- * fence through the launcher's daemons there, tens to thousands of times slower. A job on one
- * node keeps the bootstrap's (shmemrun's socket, fast there), whose every-PE exchange lets a wait
- * that meets it name a PE that is in another collective call (src/core/watch.h). */
+/* Allgathers the agreements. A job over several nodes exchanges through the world team (its
+ * token barrier and one get per PE on another node): the bootstrap's allgather is a PMIx fence
+ * through the launchers' daemons there, tens to thousands of times slower, and it does not
+ * progress the network. A job on one node keeps the bootstrap's (shmemrun's socket, fast there;
+ * with SHMEM_DISABLE_P2P=1 and 4 PEs on 2 cores the team's was 2x slower), whose every-PE exchange
+ * lets a wait that meets it name a PE that is in another collective call (src/core/watch.h). */
 static void agreement_allgather(const char *call, agreement_t *mine, agreement_t *all) {
     shmemi_team_state_t *world = &shmemi_teams[SHMEMI_TEAM_WORLD_SLOT];
-    if (shmemi_transport_net != NULL && world->in_use) {
+    if (shmemi_n_nodes > 1 && world->in_use) {
         int64_t in[SHMEMI_EXCHANGE_WORDS];
         memcpy(in, mine, sizeof(in));
         shmemi_coll_exchange(call, world, in, (int64_t *)all);
