@@ -3,9 +3,9 @@
 """Charts and tables of the network benchmarks (bench/run-net-compare, bench/run-net-scale).
 
 Usage: bench/plot_net.py [RESULT.json ...] [--outdir DIR] [--markdown]
-Without files it takes the newest bench/results/*-net-ucx-tcp.json and *-net-scale.json. For a
-comparison F.json it writes F.png: latency and bandwidth against size, libshmem solid, OSHMEM
-dashed, ucx_perftest dotted. For a scale file it writes F.png: shmem_init time, memory and bytes
+Without files it takes the newest bench/results/*-net-compare.json (older runs: *-net-ucx-tcp.json)
+and *-net-scale.json. For a comparison F.json it writes F.png: latency and bandwidth against size,
+libshmem solid, OSHMEM dashed, ucx_perftest dotted. For a scale file it writes F.png: shmem_init time, memory and bytes
 per PE against the number of PEs. Needs matplotlib (Debian: python3-matplotlib); --markdown prints
 the tables as Markdown instead and needs nothing.
 """
@@ -135,7 +135,8 @@ def main():
     ap.add_argument("--outdir", default="")
     ap.add_argument("--markdown", action="store_true")
     opts = ap.parse_args()
-    files = opts.files or newest("*-net-ucx-tcp.json") + newest("*-net-scale.json")
+    compare = newest("*-net-compare.json") or newest("*-net-ucx-tcp.json")
+    files = opts.files or compare + newest("*-net-scale.json")
     if not files:
         sys.exit("plot_net.py: no result files")
     plt = None if opts.markdown else load_matplotlib()

@@ -89,9 +89,10 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "library's waits do. Unset: on when the network transport needs the target to act (UCX "
      "over TCP).",
      SHMEMI_ENV_SWITCH, NULL},
-    {"SHMEM_PROGRESS_INTERVAL", "10",
-     "Microseconds the progress thread sleeps between two passes that find work (1 to "
-     "1000000); when idle the pause doubles, up to 64 times this.",
+    {"SHMEM_PROGRESS_INTERVAL", "1000",
+     "Microseconds (1 to 1000000) without a progress pass of the PE itself after which the "
+     "progress thread serves the peers; while the PE progresses the network in library calls, "
+     "the thread sleeps and looks once per interval.",
      SHMEMI_ENV_COUNT, NULL},
     {"SHMEM_NETWORK_TIMEOUT", "20",
      "Seconds a blocking network operation may wait for its peer before the job ends with a "

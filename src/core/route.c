@@ -110,14 +110,33 @@ static int progress_running;
 static int progress_stop;
 static long progress_interval_us;
 
-/* Progress while there is traffic; when a pass finds nothing, wait for the transport's next event
- * (a peer's request) for up to 64 intervals, so that an idle PE answers at once and does not wake
- * every few microseconds (many PEs may share a core). */
+/* How long the thread waits for the transport's next event while it serves; the bound on how
+ * late it sees progress_stop. */
+#define PROGRESS_SERVE_WAIT_US 10000
+
+/* The thread serves the peers only while no thread of the PE progresses the network itself:
+ * while the PE is in a library call that progresses (a wait, quiet, a blocking get, a barrier),
+ * a second thread on the worker would only contend for its lock and for the processor. So it
+ * sleeps one interval at a time while the PE's count of progress passes moves, and once a whole
+ * interval went by without one (the PE computes, or waits in something that does not progress
+ * the network, such as the bootstrap), it blocks in the transport's event descriptor and
+ * answers each request as it arrives, until the PE progresses again. */
 static void *progress_main(void *arg) {
     (void)arg;
+    struct timespec interval = {.tv_sec = progress_interval_us / 1000000,
+                                .tv_nsec = (progress_interval_us % 1000000) * 1000};
+    unsigned long seen = __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED);
     while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
-        if (!net_ops->progress())
-            net_ops->wait(64 * progress_interval_us);
+        nanosleep(&interval, NULL);
+        unsigned long now = __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED);
+        if (now != seen) {
+            seen = now;
+            continue;
+        }
+        while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE) &&
+               __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED) == seen)
+            net_ops->wait(PROGRESS_SERVE_WAIT_US, 0);
+        seen = __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED);
     }
     return NULL;
 }
@@ -145,6 +164,8 @@ static void progress_start(const char *call) {
     int rc = pthread_create(&progress_thread, NULL, progress_main, NULL);
     if (rc != 0)
         shmemi_fatal(call, "cannot start the progress thread: %s", strerror(rc));
+    /* Named, so that tools (top -H, the tests) can tell it from the program's threads. */
+    pthread_setname_np(progress_thread, "shmem-progress");
     progress_running = 1;
 }
 

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #include <shmem/types.h>
@@ -396,12 +397,15 @@ typedef struct shmemi_transport_ops {
     /* Completes everything the context issued (tctx NULL: on every context). */
     shmemi_status_t (*quiet)(shmemi_transport_ctx_t *tctx);
     /* Runs the transport's progress once (the worker that serves peers' requests); thread-safe.
-     * Returns nonzero when something happened. */
+     * For the library's waits: a network transport counts the pass in its host's pe_progress (as
+     * it does for the passes of its own blocking operations). Returns nonzero when something
+     * happened. */
     int (*progress)(void);
     /* Blocks up to timeout_us microseconds until the transport has something to progress (a
-     * peer's request arrived); returns at once, nonzero, when it may have already. For the
-     * progress thread, so that an idle PE answers its peers without polling. */
-    int (*wait)(long timeout_us);
+     * peer's request arrived), then progresses it. pe_thread: nonzero for a library wait of the
+     * PE that would sleep (the pass counts in pe_progress, as progress() does), zero for the
+     * progress thread (it does not). Returns nonzero when it progressed something. */
+    int (*wait)(long timeout_us, int pe_thread);
 } shmemi_transport_ops_t;
 
 /* Stubs for the slots of operations a transport does not have: they report
@@ -434,7 +438,7 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
 int shmemi_transport_no_progress(void);
 /* Sleeps timeout_us and returns 0: a transport without a way to wait for events. */
-int shmemi_transport_sleep_wait(long timeout_us);
+int shmemi_transport_sleep_wait(long timeout_us, int pe_thread);
 
 /* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
  * holds the data segments of the executable and the internal segment. */
@@ -463,9 +467,17 @@ typedef struct shmemi_plugin_host {
     /* Nonzero once shmem_finalize has completed every network operation of this PE: peers may
      * now close their endpoints, which is no failure. */
     const volatile int *closing;
+    /* Raised (relaxed atomic) by each pass of a thread of the PE over the network's progress:
+     * progress(), and the waits of the transport's own blocking operations; never by wait(). The
+     * progress thread sleeps while it moves (src/core/route.c). */
+    unsigned long *pe_progress;
 } shmemi_plugin_host_t;
 
 #define SHMEMI_PLUGIN_ABI 2
+
+/* The counter behind shmemi_plugin_host_t.pe_progress (src/core/transport.c). */
+extern unsigned long shmemi_transport_pe_progress;
+
 /* The one symbol a plug-in exports: shmemi_plugin_<name>, of this type. NULL when the transport
  * cannot run here (its library is missing): it says why through host->warn. */
 typedef const shmemi_transport_ops_t *(*shmemi_plugin_entry_func_t)(
@@ -516,6 +528,19 @@ const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const voi
 static inline void shmemi_progress(void) {
     if (__builtin_expect(shmemi_transport_net != NULL, 0))
         (void)shmemi_transport_net->progress();
+}
+
+/* Where a library wait sleeps for up to ns nanoseconds: with a network transport, in its event
+ * descriptor, answering the peers' requests as they arrive (so the progress thread can sleep);
+ * else nanosleep. */
+static inline void shmemi_progress_sleep(uint64_t ns) {
+    if (shmemi_transport_net != NULL) {
+        long us = (long)(ns / 1000u);
+        (void)shmemi_transport_net->wait(us > 0 ? us : 1, 1);
+        return;
+    }
+    struct timespec pause = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    nanosleep(&pause, NULL);
 }
 
 /* ---- the proxy's consumer (src/core/proxy.c) ----------------------------------------------- */

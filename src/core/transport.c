@@ -62,6 +62,7 @@ static const shmemi_plugin_host_t plugin_host_template = {
 };
 static shmemi_plugin_host_t plugin_host;
 static volatile int plugin_closing;
+unsigned long shmemi_transport_pe_progress;
 
 void shmemi_transport_plugins_closing(void) {
     plugin_closing = 1;
@@ -116,6 +117,7 @@ const shmemi_transport_ops_t *shmemi_transport_plugin_load(const char *name, cha
     plugin_host.my_pe = shmemi_state.my_pe;
     plugin_host.n_pes = shmemi_state.n_pes;
     plugin_host.closing = &plugin_closing;
+    plugin_host.pe_progress = &shmemi_transport_pe_progress;
     plugin_closing = 0;
     const shmemi_transport_ops_t *ops = fn(&plugin_host);
     if (ops == NULL) {
@@ -273,7 +275,8 @@ int shmemi_transport_no_progress(void) {
     return 0;
 }
 
-int shmemi_transport_sleep_wait(long timeout_us) {
+int shmemi_transport_sleep_wait(long timeout_us, int pe_thread) {
+    (void)pe_thread;
     struct timespec pause = {.tv_sec = timeout_us / 1000000,
                              .tv_nsec = (timeout_us % 1000000) * 1000};
     nanosleep(&pause, NULL);

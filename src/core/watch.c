@@ -146,9 +146,13 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
     int published = 0;
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < want) {
         shmemi_progress();
-        struct timespec pause = {0, pause_ns};
-        while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
-            ;
+        if (shmemi_transport_net != NULL) {
+            shmemi_progress_sleep((uint64_t)pause_ns);
+        } else {
+            struct timespec pause = {0, pause_ns};
+            while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
+                ;
+        }
         if (pause_ns < 1000000)
             pause_ns *= 2;
         long long now = now_ms();

@@ -5,6 +5,7 @@
  * arguments. */
 #include "core/shmemi.h"
 #include "core/watch.h"
+#include "host/coll_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,26 @@ typedef struct {
     uint64_t offset; /* of the pointer argument (free, realloc), or of the result */
     uint64_t ok;
 } agreement_t;
+
+_Static_assert(sizeof(agreement_t) == SHMEMI_EXCHANGE_WORDS * sizeof(int64_t),
+               "an agreement is one descriptor of the world team's exchange");
+
+/* Allgathers the agreements. A job over several nodes exchanges through the world team (its
+ * token barrier and one get per PE on another node): the bootstrap's allgather is a PMIx fence
+ * through the launchers' daemons there, tens to thousands of times slower, and it does not
+ * progress the network. A job on one node keeps the bootstrap's (shmemrun's socket, fast there;
+ * with SHMEM_DISABLE_P2P=1 and 4 PEs on 2 cores the team's was 2x slower), whose every-PE exchange
+ * lets a wait that meets it name a PE that is in another collective call (src/core/watch.h). */
+static void agreement_allgather(const char *call, agreement_t *mine, agreement_t *all) {
+    shmemi_team_state_t *world = &shmemi_teams[SHMEMI_TEAM_WORLD_SLOT];
+    if (shmemi_n_nodes > 1 && world->in_use) {
+        int64_t in[SHMEMI_EXCHANGE_WORDS];
+        memcpy(in, mine, sizeof(in));
+        shmemi_coll_exchange(call, world, in, (int64_t *)all);
+        return;
+    }
+    shmemi_bootstrap->allgather(mine, all, sizeof(*mine));
+}
 
 static uint64_t heap_offset_of(const void *ptr) {
     return ptr ? (uint64_t)((const char *)ptr - shmemi_state.segments[0].local_base) : UINT64_MAX;
@@ -31,7 +52,7 @@ static int agree_or_overflow(const char *call, agreement_t mine, int overflowed)
     shmemi_transports_quiet();
     shmemi_full_fence();
     shmemi_watch_call(call);
-    shmemi_bootstrap->allgather(&mine, all, sizeof(mine));
+    agreement_allgather(call, &mine, all);
     int all_ok = 1, first_failed = -1;
     for (int pe = 0; pe < n; pe++) {
         if (shmemi_state.debug && (all[pe].size != mine.size || all[pe].align != mine.align))

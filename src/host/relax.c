@@ -137,8 +137,7 @@ void shmemi_relax(unsigned *spins) {
         break;
     case SHMEMI_RELAX_SLEEP: {
         wait_spinning = 0;
-        struct timespec ts = {(time_t)(sleep_ns / 1000000000u), (long)(sleep_ns % 1000000000u)};
-        nanosleep(&ts, NULL);
+        shmemi_progress_sleep(sleep_ns);
         break;
     }
     }

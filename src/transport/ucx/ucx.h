@@ -109,7 +109,14 @@ shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *tctx, int segment, size_t
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
 int ucx_progress(void);
-int ucx_wait(long timeout_us);
+int ucx_wait(long timeout_us, int pe_thread);
+
+/* One pass of a thread of the PE over the worker's progress, counted in the host's pe_progress so
+ * that the progress thread stays asleep while the PE progresses by itself. */
+static inline unsigned ucx_pe_progress(ucp_worker_h worker) {
+    __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
+    return ucp_worker_progress(worker);
+}
 /* Destroys every context's endpoints and workers (finalize). */
 void ucx_ctx_destroy_all(void);
 

@@ -61,7 +61,7 @@ static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const 
     unsigned spins = 0;
     ucs_status_t st;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        ucp_worker_progress(t->worker);
+        ucx_pe_progress(t->worker);
         if ((++spins & 1023) == 0 && ucx.timeout > 0) {
             double clock = now();
             if (start == 0)
@@ -124,7 +124,7 @@ static void peer_close(ucp_worker_h worker, ucx_peer_t *p) {
     void *req = ucp_ep_close_nbx(p->ep, &param);
     if (req && !UCS_PTR_IS_ERR(req)) {
         while (ucp_request_check_status(req) == UCS_INPROGRESS)
-            ucp_worker_progress(worker);
+            ucx_pe_progress(worker);
         ucp_request_free(req);
     }
     free(p);
@@ -431,22 +431,33 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
     return result;
 }
 
-/* Arms the worker and polls its event descriptor; ucp_worker_arm says "busy" when events are
- * already waiting. */
-int ucx_wait(long timeout_us) {
-    ucs_status_t st = ucp_worker_arm(ucx.worker);
-    if (st == UCS_ERR_BUSY)
-        return 1;
+/* Arms the worker and polls its event descriptor (ucp_worker_arm says "busy" when events are
+ * already waiting), then progresses what arrived: for a wait of the PE one pass, counted; for the
+ * progress thread until nothing more comes or a thread of the PE progresses the worker itself. */
+int ucx_wait(long timeout_us, int pe_thread) {
+    if (pe_thread)
+        __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
     struct timespec limit = {.tv_sec = timeout_us / 1000000,
                              .tv_nsec = (timeout_us % 1000000) * 1000};
-    if (st != UCS_OK) {
+    ucs_status_t st = ucp_worker_arm(ucx.worker);
+    if (st == UCS_OK) {
+        struct pollfd fd = {.fd = ucx.efd, .events = POLLIN};
+        if (ppoll(&fd, 1, &limit, NULL) <= 0)
+            return 0;
+    } else if (st != UCS_ERR_BUSY) {
         nanosleep(&limit, NULL);
-        return 0;
     }
-    struct pollfd fd = {.fd = ucx.efd, .events = POLLIN};
-    return ppoll(&fd, 1, &limit, NULL) > 0;
+    unsigned long pe = __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED);
+    int progressed = 0;
+    while (ucp_worker_progress(ucx.worker) != 0) {
+        progressed = 1;
+        /* A wait of the PE goes back to look at its word after each pass. */
+        if (pe_thread || __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
+            break;
+    }
+    return progressed;
 }
 
 int ucx_progress(void) {
-    return ucp_worker_progress(ucx.worker) != 0;
+    return ucx_pe_progress(ucx.worker) != 0;
 }
