@@ -2,8 +2,9 @@
 /* Alltoall and alltoalls: pairwise exchange. After a barrier (every source is ready), step s of
  * n pulls from member (me + s) mod n the block meant for this PE. At each step every member reads
  * from a different member, so no PE's memory serves more than one reader at a time, and the whole
- * exchange takes n - 1 steps of one block each. A closing barrier keeps sources in place until
- * every member has read them. */
+ * exchange takes n - 1 steps of one block each. Gets from members on other nodes are all in
+ * flight together and completed by one quiet before the closing barrier, which keeps sources in
+ * place until every member has read them. */
 #include <stdlib.h>
 #include <string.h>
 

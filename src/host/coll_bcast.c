@@ -7,7 +7,9 @@
  * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
  * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
  * read everything, and nobody returns before its children have, so buffers are free on return.
- * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). */
+ * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team that
+ * spans nodes runs the tree among one leader per node (the root on its node) over the network,
+ * then inside each node from its leader (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
 

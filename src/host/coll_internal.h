@@ -4,8 +4,9 @@
  *
  * The algorithms pull: a member reads what it needs from its peers' copies (shmemi_coll_get,
  * shmemi_coll_read) after a token says the data is there. For a peer on this node that is a
- * memcpy from its mapping (shmemi_ptr); for a peer on another node, a blocking get on the network
- * transport's default context, and its tokens are network AMOs after a fence.
+ * memcpy from its mapping (shmemi_ptr); for a peer on another node, a get on the network
+ * transport's default context, and its tokens are posted network adds. Teams that span nodes run
+ * barriers, broadcasts and reductions per node and between node leaders (shmemi_coll_hier).
  *
  * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
  * in symmetric memory. Sending a token to PE p is a release store of "tokens sent to p so far"

@@ -13,7 +13,8 @@
  *   linear: a barrier, every member combines all sources in team order, a barrier.
  * Data is pulled from the partner's dest after a token says it is ready; the operations are
  * commutative, and each element is combined in the same order on every member, so every member
- * gets the same bits. */
+ * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
+ * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
 
