@@ -16,6 +16,7 @@ static const char *const collect_choices[] = {"auto", "linear", "ring", "recursi
 static const char *const reduce_choices[] = {"auto", "linear", "recursive_doubling", "rabenseifner",
                                              NULL};
 static const char *const scan_choices[] = {"linear", "recursive_doubling", NULL};
+static const char *const hierarchy_choices[] = {"auto", "off", NULL};
 
 const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_SYMMETRIC_SIZE", "1G",
@@ -53,6 +54,10 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "With auto: reductions of at least this many bytes use Rabenseifner, smaller ones "
      "recursive doubling.",
      SHMEMI_ENV_SIZE, NULL},
+    {"SHMEM_COLL_HIERARCHY", "auto",
+     "auto: barriers, broadcasts and reductions of teams that span nodes work by load/store "
+     "inside each node and between one leader per node over the network; off: flat algorithms.",
+     SHMEMI_ENV_CHOICE, hierarchy_choices},
     {"SHMEM_SCAN_ALGORITHM", "recursive_doubling",
      "Scan (inscan, exscan) algorithm: linear or recursive_doubling (Hillis-Steele).",
      SHMEMI_ENV_CHOICE, scan_choices},

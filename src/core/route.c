@@ -16,6 +16,7 @@
 
 shmemi_route_t *shmemi_routes;
 int shmemi_n_nodes;
+int shmemi_route_p2p;
 shmemi_transport_ctx_t *shmemi_net_ctx_default;
 
 /* The transport that will serve the peers this PE does not map; set before segments exist. */
@@ -47,6 +48,7 @@ void shmemi_route_nodes(const char *call) {
     int disable_p2p = shmemi_env_bool("SHMEM_DISABLE_P2P");
     if (disable_p2p < 0)
         shmemi_fatal(call, "SHMEM_DISABLE_P2P='%s' is not 0 or 1", getenv("SHMEM_DISABLE_P2P"));
+    shmemi_route_p2p = disable_p2p != 1;
     shmemi_n_nodes = 0;
     for (int pe = 0; pe < n; pe++) {
         int node = -1;

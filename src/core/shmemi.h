@@ -501,6 +501,9 @@ typedef struct {
 
 extern shmemi_route_t *shmemi_routes; /* n_pes entries */
 extern int shmemi_n_nodes;
+/* 1 when the PEs of one node map each other (SHMEM_DISABLE_P2P is not 1); the same on every PE,
+ * so that all can tell which PEs map which without asking them. */
+extern int shmemi_route_p2p;
 
 /* How to reach symmetric object addr on pe: ptr is its mapped address (load/store) when not
  * NULL; otherwise ops (the heap's ipc transport, or the network transport) at (segment, offset),

@@ -2,11 +2,39 @@
 /* Alltoall and alltoalls: pairwise exchange. After a barrier (every source is ready), step s of
  * n pulls from member (me + s) mod n the block meant for this PE. At each step every member reads
  * from a different member, so no PE's memory serves more than one reader at a time, and the whole
- * exchange takes n - 1 steps of one block each. A closing barrier keeps sources in place until
- * every member has read them. */
+ * exchange takes n - 1 steps of one block each. Gets from members on other nodes are all in
+ * flight together and completed by one quiet before the closing barrier, which keeps sources in
+ * place until every member has read them. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "coll_internal.h"
+
+/* Strided elements from a PE on another node come in large messages: where the gaps between
+ * source elements are small, whole runs of the source (gaps included) in gets of up to
+ * ALLTOALLS_RUN_BYTES, copied out element by element here; where they are large, one
+ * non-blocking get per element, completed together. */
+#define ALLTOALLS_MAX_GAP 256
+#define ALLTOALLS_RUN_BYTES ((size_t)1 << 20)
+
+static void alltoalls_net(const char *call, const shmemi_team_state_t *t, char *d, const char *f,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int j,
+                          shmemi_coll_scratch_t *scratch) {
+    size_t dstep = (size_t)dst * elem_size, sstep = (size_t)sst * elem_size;
+    if (sstep - elem_size > ALLTOALLS_MAX_GAP) {
+        for (size_t k = 0; k < nelems; k++)
+            shmemi_coll_get_nbi(call, t, d + k * dstep, f + k * sstep, elem_size, j);
+        return;
+    }
+    size_t per_run = ALLTOALLS_RUN_BYTES / sstep ? ALLTOALLS_RUN_BYTES / sstep : 1;
+    for (size_t k0 = 0; k0 < nelems; k0 += per_run) {
+        size_t m = nelems - k0 < per_run ? nelems - k0 : per_run;
+        size_t span = (m - 1) * sstep + elem_size;
+        const char *run = shmemi_coll_read(call, t, f + k0 * sstep, span, j, scratch);
+        for (size_t k = 0; k < m; k++)
+            memcpy(d + (k0 + k) * dstep, run + k * sstep, elem_size);
+    }
+}
 
 void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size) {
@@ -29,19 +57,26 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
     }
     shmemi_team_barrier(t);
     size_t block = nelems * elem_size;
+    shmemi_coll_scratch_t scratch = {NULL, 0};
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;
         if (dst == 1 && sst == 1) {
-            shmemi_coll_get(call, t, (char *)dest + (size_t)j * block,
-                            (const char *)source + (size_t)me * block, block, j);
-        } else {
-            char *d = (char *)dest + (size_t)j * nelems * (size_t)dst * elem_size;
-            const char *f = (const char *)source + (size_t)me * nelems * (size_t)sst * elem_size;
+            shmemi_coll_get_nbi(call, t, (char *)dest + (size_t)j * block,
+                                (const char *)source + (size_t)me * block, block, j);
+            continue;
+        }
+        char *d = (char *)dest + (size_t)j * nelems * (size_t)dst * elem_size;
+        const char *f = (const char *)source + (size_t)me * nelems * (size_t)sst * elem_size;
+        if (shmemi_coll_peer(call, t, f, j) != NULL)
             for (size_t k = 0; k < nelems; k++)
                 shmemi_coll_get(call, t, d + k * (size_t)dst * elem_size,
                                 f + k * (size_t)sst * elem_size, elem_size, j);
-        }
+        else
+            alltoalls_net(call, t, d, f, dst, sst, nelems, elem_size, j, &scratch);
     }
+    /* Every get from a PE on another node is complete before the barrier says so. */
+    shmemi_coll_get_wait(call);
+    free(scratch.buf);
     shmemi_team_barrier(t);
 }
 

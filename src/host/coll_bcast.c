@@ -7,26 +7,20 @@
  * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
  * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
  * read everything, and nobody returns before its children have, so buffers are free on return.
- * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). */
+ * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team that
+ * spans nodes runs the tree among one leader per node (the root on its node) over the network,
+ * then inside each node from its leader (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_internal.h"
 
-void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
-                           size_t nbytes, int root, int update_root) {
+/* The tree (or the linear fan-out) over team or view t, for nbytes > 0. */
+static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void *dest,
+                           const void *source, size_t nbytes, int root, int update_root) {
     int n = t->size, me = t->my_index;
-    shmemi_team_check_index(call, t, root, "PE_root");
-    /* OpenSHMEM leaves overlapping arguments undefined; every member, the root included, on
-     * every path, reports a partial overlap. dest == source (in place) is allowed. */
-    shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
-    shmemi_coll_check_args(call, t, dest, (int64_t)nbytes, root);
-    if (shmemi_coll_staged(dest, source)) {
-        shmemi_coll_broadcast_staged(call, t, dest, source, nbytes, root, update_root);
-        return;
-    }
-    if (nbytes == 0 || n == 1) {
-        if (nbytes != 0 && update_root && dest != source)
+    if (n == 1) {
+        if (update_root && dest != source)
             memcpy(dest, source, nbytes);
         return;
     }
@@ -75,6 +69,42 @@ void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest,
         shmemi_token_wait(t, (children[k] + root) % n);
     if (children != stack_children)
         free(children);
+}
+
+void shmemi_coll_bcast_view(const char *call, const shmemi_team_state_t *v, void *dest,
+                            size_t nbytes, int root) {
+    broadcast_tree(call, v, dest, dest, nbytes, root, 0);
+}
+
+void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                           size_t nbytes, int root, int update_root) {
+    shmemi_team_check_index(call, t, root, "PE_root");
+    /* OpenSHMEM leaves overlapping arguments undefined; every member, the root included, on
+     * every path, reports a partial overlap. dest == source (in place) is allowed. */
+    shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
+    shmemi_coll_check_args(call, t, dest, (int64_t)nbytes, root);
+    if (shmemi_coll_staged(dest, source)) {
+        shmemi_coll_broadcast_staged(call, t, dest, source, nbytes, root, update_root);
+        return;
+    }
+    if (nbytes == 0)
+        return;
+    shmemi_coll_hier_t h;
+    shmemi_coll_hier(call, t, root, &h);
+    if (!h.active) {
+        broadcast_tree(call, t, dest, source, nbytes, root, update_root);
+        return;
+    }
+    /* Across nodes among the leaders (the root leads its node), into their dest; then inside
+     * each node from its leader: the root's data is in its source, another leader's in its dest
+     * (so that node's members name dest as the source of the copy). */
+    if (h.is_leader)
+        broadcast_tree(call, &h.leaders, dest, source, nbytes, h.root_leader, update_root);
+    if (h.root_node)
+        broadcast_tree(call, &h.local, dest, source, nbytes, h.local_leader, 0);
+    else
+        broadcast_tree(call, &h.local, dest, dest, nbytes, h.local_leader, 0);
+    shmemi_coll_hier_free(&h);
 }
 
 static void broadcast_team(const char *call, shmem_team_t team, void *dest, const void *source,

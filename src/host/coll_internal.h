@@ -4,8 +4,9 @@
  *
  * The algorithms pull: a member reads what it needs from its peers' copies (shmemi_coll_get,
  * shmemi_coll_read) after a token says the data is there. For a peer on this node that is a
- * memcpy from its mapping (shmemi_ptr); for a peer on another node, a blocking get on the network
- * transport's default context, and its tokens are network AMOs after a fence.
+ * memcpy from its mapping (shmemi_ptr); for a peer on another node, a get on the network
+ * transport's default context, and its tokens are posted network adds. Teams that span nodes run
+ * barriers, broadcasts and reductions per node and between node leaders (shmemi_coll_hier).
  *
  * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
  * in symmetric memory. Sending a token to PE p is a release store of "tokens sent to p so far"
@@ -37,9 +38,10 @@
 typedef struct {
     int in_use;
     int channel;
-    /* Member i is world PE start + i * stride. */
+    /* Member i is world PE start + i * stride, or members[i] in a view (below). */
     int start;
     int stride;
+    const int *members;
     int size;
     int my_index;
     long config_mask;
@@ -61,7 +63,7 @@ void shmemi_team_active_set(const char *call, int PE_start, int logPE_stride, in
                             long *pSync, shmemi_team_state_t *t);
 
 static inline int shmemi_team_world_pe(const shmemi_team_state_t *t, int index) {
-    return t->start + index * t->stride;
+    return t->members != NULL ? t->members[index] : t->start + index * t->stride;
 }
 
 /* Fatal unless 0 <= index < t->size. */
@@ -122,8 +124,41 @@ static inline int shmemi_coll_staged(const void *dest, const void *source) {
 void shmemi_token_send(const shmemi_team_state_t *t, int index);
 void shmemi_token_wait(const shmemi_team_state_t *t, int index);
 
-/* Dissemination barrier over the team: ceil(log2(size)) rounds of one token each way. */
+/* Barrier over the team: the dissemination barrier (ceil(log2(size)) rounds of one token each
+ * way), or, for a team whose members span nodes (shmemi_coll_hier), one among the node's members
+ * by load/store, one among the nodes' leaders over the network, and the node's again. */
 void shmemi_team_barrier(const shmemi_team_state_t *t);
+
+/* Hierarchy of a team whose members span nodes: views (teams whose members are listed, on the
+ * team's token channel) of the members of this PE's node, and of one leader per node: the
+ * node's first member in team order, or the root on the root's node. The views' tokens and
+ * buffers are the team's, so a collective runs a part of its work on each view in turn. */
+typedef struct {
+    int active;                  /* the team spans nodes and some node has several members */
+    shmemi_team_state_t local;   /* this PE's node; local.my_index is this PE's */
+    int local_leader;            /* the node leader's index in local */
+    shmemi_team_state_t leaders; /* one member per node, in team order of first members */
+    int is_leader;               /* this PE is its node's leader (leaders.my_index valid) */
+    int root_leader;             /* the root's index in leaders (root >= 0), else -1 */
+    int root_node;               /* this PE is on the root's node (root >= 0) */
+    int *lists;                  /* storage of both member lists */
+} shmemi_coll_hier_t;
+
+/* Fills h for team t, with member root (-1 for none) as its node's leader. h->active is 0 (and
+ * nothing to free) when every member is on one node, every node has one member, the team is a
+ * view already, or SHMEM_COLL_HIERARCHY=off. Free with shmemi_coll_hier_free. */
+void shmemi_coll_hier(const char *call, const shmemi_team_state_t *t, int root,
+                      shmemi_coll_hier_t *h);
+void shmemi_coll_hier_free(shmemi_coll_hier_t *h);
+
+/* Starts copying len bytes of member index's copy of symmetric addr into dest: a memcpy from a
+ * node peer (done at return), or a non-blocking get from a PE on another node, complete after
+ * shmemi_coll_get_wait. */
+void shmemi_coll_get_nbi(const char *call, const shmemi_team_state_t *t, void *dest,
+                         const void *addr, size_t len, int index);
+/* Completes this thread's earlier shmemi_coll_get_nbi (a quiet on the network's default context
+ * when any went over the network). */
+void shmemi_coll_get_wait(const char *call);
 
 /* All-gather SHMEMI_EXCHANGE_WORDS words from every member: out receives size * words. Contains
  * one barrier (two for active sets, whose pSync is restored). */
@@ -199,6 +234,7 @@ typedef struct {
     shmemi_reduce_algorithm_t reduce;
     size_t reduce_large_bytes;
     size_t bcast_chunk_bytes;
+    int hierarchy; /* SHMEM_COLL_HIERARCHY: 1 auto, 0 off */
 } shmemi_coll_config_t;
 
 extern shmemi_coll_config_t shmemi_coll_config;
@@ -216,6 +252,10 @@ static inline size_t shmemi_coll_nbytes(const char *call, const char *what, size
  * will read the local buffers any more. */
 void shmemi_coll_broadcast(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                            size_t nbytes, int root, int update_root);
+/* Broadcast of nbytes > 0 of dest from member root's dest over team or view v, without checks:
+ * the node part of a hierarchical collective. */
+void shmemi_coll_bcast_view(const char *call, const shmemi_team_state_t *v, void *dest,
+                            size_t nbytes, int root);
 void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                          size_t nbytes, int fixed);
 void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,

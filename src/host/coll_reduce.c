@@ -13,7 +13,8 @@
  *   linear: a barrier, every member combines all sources in team order, a barrier.
  * Data is pulled from the partner's dest after a token says it is ready; the operations are
  * commutative, and each element is combined in the same order on every member, so every member
- * gets the same bits. */
+ * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
+ * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@
 
 typedef struct {
     const char *call;
-    shmemi_team_state_t *t;
+    const shmemi_team_state_t *t;
     char *dest;
     size_t count;
     size_t elem_size;
@@ -108,26 +109,17 @@ static void reduce_linear(const reduce_ctx_t *c, const void *source) {
     free(tmp);
 }
 
-void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
-                        size_t count, size_t elem_size, shmemi_reduce_func_t op) {
-    size_t nbytes = shmemi_coll_nbytes(call, "nreduce", count, elem_size);
-    shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
-    shmemi_coll_check_args(call, t, dest, (int64_t)count, -1);
-    if (shmemi_coll_staged(dest, source)) {
-        shmemi_coll_reduce_staged(call, t, dest, source, count, elem_size, op);
-        return;
-    }
+/* The reduction over team or view t, for count > 0, on symmetric dest and source. */
+static void reduce_run(const char *call, const shmemi_team_state_t *t, void *dest,
+                       const void *source, size_t count, size_t elem_size,
+                       shmemi_reduce_func_t op) {
     int n = t->size, me = t->my_index;
-    if (count == 0)
-        return;
+    size_t nbytes = count * elem_size;
     if (n == 1) {
         if (dest != source)
             memcpy(dest, source, nbytes);
         return;
     }
-    /* Every member reads the others' source and dest: name the one that is not symmetric. */
-    shmemi_coll_check_symmetric(call, dest, "dest");
-    shmemi_coll_check_symmetric(call, source, "source");
     int p = 1;
     while (p * 2 <= n)
         p *= 2;
@@ -169,6 +161,41 @@ void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, co
         shmemi_token_wait(t, me - 1);
     }
     free(scratch.buf);
+}
+
+void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
+                        size_t count, size_t elem_size, shmemi_reduce_func_t op) {
+    size_t nbytes = shmemi_coll_nbytes(call, "nreduce", count, elem_size);
+    shmemi_coll_check_overlap(call, dest, nbytes, source, nbytes, 1);
+    shmemi_coll_check_args(call, t, dest, (int64_t)count, -1);
+    if (shmemi_coll_staged(dest, source)) {
+        shmemi_coll_reduce_staged(call, t, dest, source, count, elem_size, op);
+        return;
+    }
+    if (count == 0)
+        return;
+    if (t->size == 1) {
+        if (dest != source)
+            memcpy(dest, source, nbytes);
+        return;
+    }
+    /* Every member reads the others' source and dest: name the one that is not symmetric. */
+    shmemi_coll_check_symmetric(call, dest, "dest");
+    shmemi_coll_check_symmetric(call, source, "source");
+    shmemi_coll_hier_t h;
+    shmemi_coll_hier(call, t, -1, &h);
+    if (!h.active) {
+        reduce_run(call, t, dest, source, count, elem_size, op);
+        return;
+    }
+    /* Inside the node (every member gets the node's result in dest), among the leaders over the
+     * network (dest in place), then from each leader to its node. The leaders all get the same
+     * bits, and the broadcast copies them, so every member does. */
+    reduce_run(call, &h.local, dest, source, count, elem_size, op);
+    if (h.is_leader)
+        reduce_run(call, &h.leaders, dest, dest, count, elem_size, op);
+    shmemi_coll_bcast_view(call, &h.local, dest, nbytes, h.local_leader);
+    shmemi_coll_hier_free(&h);
 }
 
 /* ---- typed entry points --------------------------------------------------------------------- */

@@ -3,7 +3,8 @@
  * ceil(log2 n) rounds sends one token to the member 2^k ahead and waits for one from the member
  * 2^k behind, so every PE does O(log n) work, with no shared counter for all PEs to contend on.
  * The release/acquire tokens chain, so everything a PE stored before the barrier happens-before
- * everything every member does after it. */
+ * everything every member does after it. A team that spans nodes synchronizes each node, then one
+ * leader per node over the network, then each node again (shmemi_team_barrier). */
 
 #include "coll_internal.h"
 #include "core/watch.h"

@@ -49,18 +49,20 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
     shmemi_fatal(call, "transport %s failed to reach PE %d (status %d)", ops->name, pe, (int)st);
 }
 
-/* A token to a PE on another node: the network's fence orders the collective's earlier puts to
- * pe before it, and the release fence this PE's stores, which pe then reads with gets. */
-static void net_token_send(int pe, uint64_t *word, uint64_t count) {
+/* A token to a PE on another node: a non-fetching add of one to this PE's counter there, posted
+ * (no round trip). Counters only grow by one per token, so adds in any order give the same
+ * counts, and no fence is needed: what a token announces is this PE's own stores (ordered before
+ * the add by the release fence, and read by pe with gets that start after it sees the token) or
+ * gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait). A collective puts
+ * nothing over the network, and sync_all does not complete puts (docs/memory_model.md). */
+static void net_token_send(int pe, uint64_t *word) {
     static const char call[] = "shmem collective";
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
     int seg;
     size_t offset;
     const shmemi_transport_ops_t *ops = shmemi_route_transport(call, word, pe, 1, &seg, &offset);
-    shmemi_status_t st = ops->fence(shmemi_net_ctx_default, pe);
-    if (st == SHMEMI_OK)
-        st = ops->amo(shmemi_net_ctx_default, SHMEMI_AMO_SET, seg, offset, NULL, count, 0,
-                      sizeof(uint64_t), pe);
+    shmemi_status_t st = ops->amo(shmemi_net_ctx_default, SHMEMI_AMO_ADD, seg, offset, NULL, 1, 0,
+                                  sizeof(uint64_t), pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
 }
@@ -72,7 +74,7 @@ void shmemi_token_send(const shmemi_team_state_t *t, int index) {
     uint64_t *remote = peer_tokens[pe];
     uint64_t count = ++tokens_sent[slot + (size_t)pe];
     if (remote == NULL) {
-        net_token_send(pe, &tokens[slot + me], count);
+        net_token_send(pe, &tokens[slot + me]);
         return;
     }
     __atomic_store_n(&remote[slot + me], count, __ATOMIC_RELEASE);
@@ -106,12 +108,27 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
     }
 }
 
-void shmemi_team_barrier(const shmemi_team_state_t *t) {
+static void barrier_flat(const shmemi_team_state_t *t) {
     int n = t->size, r = t->my_index;
     for (int d = 1; d < n; d <<= 1) {
         shmemi_token_send(t, (r + d) % n);
         shmemi_token_wait(t, (r - d + n) % n);
     }
+}
+
+void shmemi_team_barrier(const shmemi_team_state_t *t) {
+    shmemi_coll_hier_t h;
+    shmemi_coll_hier("shmem collective", t, -1, &h);
+    if (!h.active) {
+        barrier_flat(t);
+        return;
+    }
+    /* Every member of the node has arrived, then every leader, then the leader tells its node. */
+    barrier_flat(&h.local);
+    if (h.is_leader)
+        barrier_flat(&h.leaders);
+    barrier_flat(&h.local);
+    shmemi_coll_hier_free(&h);
 }
 
 /* ---- argument checks ------------------------------------------------------------------------ */
@@ -146,6 +163,37 @@ static void net_get(const char *call, void *dest, const void *addr, size_t len, 
     shmemi_status_t st = ops->get(shmemi_net_ctx_default, dest, seg, offset, len, pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
+}
+
+/* Nonzero while this thread has gets in flight on the network (shmemi_coll_get_nbi). */
+static __thread int gets_pending;
+
+void shmemi_coll_get_nbi(const char *call, const shmemi_team_state_t *t, void *dest,
+                         const void *addr, size_t len, int index) {
+    if (len == 0)
+        return;
+    const void *p = shmemi_coll_peer(call, t, addr, index);
+    if (p != NULL) {
+        memcpy(dest, p, len);
+        return;
+    }
+    int pe = shmemi_team_world_pe(t, index), seg;
+    size_t offset;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
+    shmemi_status_t st = ops->get_nbi(shmemi_net_ctx_default, dest, seg, offset, len, pe);
+    if (st != SHMEMI_OK)
+        net_failed(call, ops, st, pe);
+    gets_pending = 1;
+}
+
+void shmemi_coll_get_wait(const char *call) {
+    if (!gets_pending)
+        return;
+    gets_pending = 0;
+    shmemi_status_t st = shmemi_transport_net->quiet(shmemi_net_ctx_default);
+    if (st != SHMEMI_OK)
+        shmemi_fatal(call, "transport %s failed to complete gets (status %d)",
+                     shmemi_transport_net->name, (int)st);
 }
 
 void shmemi_coll_get(const char *call, const shmemi_team_state_t *t, void *dest, const void *addr,
@@ -582,6 +630,8 @@ static void coll_read_env(void) {
     shmemi_coll_config.reduce = env_choice("SHMEM_REDUCE_ALGORITHM", reduce, 4, 0);
     shmemi_coll_config.reduce_large_bytes = env_size("SHMEM_REDUCE_LARGE_SIZE", 64 * 1024);
     shmemi_coll_config.bcast_chunk_bytes = env_size("SHMEM_BCAST_CHUNK_SIZE", 64 * 1024);
+    static const char *const hierarchy[] = {"off", "auto"};
+    shmemi_coll_config.hierarchy = env_choice("SHMEM_COLL_HIERARCHY", hierarchy, 2, 1);
     static const char *const scan[] = {"linear", "recursive_doubling"};
     shmemi_scan_algorithm = (shmemi_scan_algorithm_t)env_choice("SHMEM_SCAN_ALGORITHM", scan, 2,
                                                                 SHMEMI_SCAN_RECURSIVE_DOUBLING);
