@@ -12,10 +12,11 @@
  * (PR_SET_PDEATHSIG). Every socket is non-blocking: no connection can hold the launcher up, and
  * one that does not present the secret within 5 seconds is dropped. SIGQUIT or SIGUSR1 prints
  * where every PE is; so does SHMEM_HANG_TIMEOUT, before it ends a job whose PE has waited in
- * the library that long. */
+ * the library that long. PEs are bound to processors by default (see bind_pes). */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "core/bootstrap_wire.h"
+#include "core/cpuset.h"
 #include "core/env.h"
 
 #define MAX_PES 4096
@@ -104,12 +106,20 @@ static long long hang_timeout_ms; /* SHMEM_HANG_TIMEOUT; 0: off */
 static const char *hang_timeout_text;
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: shmemrun -n N [--] program [arguments...]\n"
-                 "  -n, -np, --np N   number of PEs to start on this node\n"
-                 "  -h, --help        this text\n"
-                 "Runs N copies of program as the PEs of one OpenSHMEM job on this node.\n"
-                 "Jobs over several nodes start with mpirun (Open MPI) or srun --mpi=pmix.\n"
-                 "SIGQUIT or SIGUSR1 prints where every PE is.\n");
+    fprintf(out,
+            "usage: shmemrun -n N [--bind-to core|none] [--] program [arguments...]\n"
+            "  -n, -np, --np N   number of PEs to start on this node\n"
+            "  --bind-to core    (default; also SHMEM_BIND=core) share the processors that\n"
+            "                    shmemrun may use among the PEs: whole cores, one PE per core\n"
+            "                    or more cores each; one hardware thread each when there are\n"
+            "                    more PEs than cores; no binding when there are more PEs than\n"
+            "                    processors. Respects an affinity set by taskset or a cgroup.\n"
+            "  --bind-to none    (also SHMEM_BIND=none) leave the PEs where the system puts them\n"
+            "  -h, --help        this text\n"
+            "Runs N copies of program as the PEs of one OpenSHMEM job on this node.\n"
+            "SHMEM_INFO=1 prints how the PEs were bound.\n"
+            "Jobs over several nodes start with mpirun (Open MPI) or srun --mpi=pmix.\n"
+            "SIGQUIT or SIGUSR1 prints where every PE is.\n");
 }
 
 static long long now_ms(void) {
@@ -594,6 +604,143 @@ static int parse_count(const char *text) {
     return (int)n;
 }
 
+/* ---- binding PEs to processors ------------------------------------------------------------ */
+
+/* A PE that waits for a peer spins on its processor; two PEs of a job on one processor, or a PE
+ * that the scheduler moves behind a busy task, turn microsecond waits into scheduler time slices.
+ * So, by default, the processors that shmemrun may use (its affinity: taskset, a cgroup cpuset,
+ * a batch system's allocation) are shared among the PEs: whole cores in contiguous blocks when
+ * there are at least as many cores as PEs (one core each when as many, so that a PE's threads
+ * keep the rest of its share), one hardware thread each, cores first, when there are more PEs
+ * than cores, and no binding at all when there are more PEs than processors (a fixed placement
+ * of several PEs on one processor would only stop the scheduler from spreading them). */
+
+/* The processors of PE pe, or NULL where it is not bound. */
+static cpu_set_t *pe_cpus;
+/* What was bound, for SHMEM_INFO (SHMEM_JOB_BIND). */
+static char bind_summary[2048];
+
+/* A number read from a sysfs file of processor cpu, or -1. */
+static long cpu_topology(int cpu, const char *what) {
+    char path[128];
+    snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
+    FILE *f = fopen(path, "r");
+    long value = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &value) != 1)
+            value = -1;
+        fclose(f);
+    }
+    return value;
+}
+
+static void append(char *out, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *out, size_t size, const char *fmt, ...) {
+    size_t used = strlen(out);
+    if (used >= size - 1)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(out + used, size - used, fmt, args);
+    va_end(args);
+}
+
+/* Decides each PE's processors (pe_cpus) for mode "core" or "none", whose source (the option or
+ * SHMEM_BIND) the summary names. */
+static void bind_pes(const char *mode, const char *source) {
+    size_t size = sizeof(bind_summary);
+    if (strcmp(mode, "none") == 0) {
+        snprintf(bind_summary, size, "none (%s)", source);
+        return;
+    }
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+        snprintf(bind_summary, size, "none (cannot read shmemrun's affinity: %s)", strerror(errno));
+        return;
+    }
+    int n_cpus = CPU_COUNT(&allowed);
+    /* The allowed processors grouped by core (package and core id), cores in the order of
+     * their first processor. core_of[k] is the core of the k-th allowed processor. */
+    int *cpus = calloc((size_t)n_cpus, sizeof(int));
+    int *core_of = calloc((size_t)n_cpus, sizeof(int));
+    long *core_key = calloc((size_t)n_cpus, sizeof(long));
+    pe_cpus = calloc((size_t)n_pes, sizeof(cpu_set_t));
+    if (!cpus || !core_of || !core_key || !pe_cpus) {
+        perror("shmemrun");
+        exit(1);
+    }
+    int n_cores = 0, k = 0;
+    for (int c = 0; c < CPU_SETSIZE && k < n_cpus; c++) {
+        if (!CPU_ISSET(c, &allowed))
+            continue;
+        long package = cpu_topology(c, "physical_package_id"), core = cpu_topology(c, "core_id");
+        /* Without a topology, each processor is a core of its own. */
+        long key = package < 0 || core < 0 ? -1 - c : (package << 20) | core;
+        int found = -1;
+        for (int j = 0; j < n_cores && found < 0; j++)
+            if (core_key[j] == key)
+                found = j;
+        if (found < 0) {
+            found = n_cores;
+            core_key[n_cores++] = key;
+        }
+        cpus[k] = c;
+        core_of[k++] = found;
+    }
+    if (n_pes > n_cpus) {
+        snprintf(bind_summary, size,
+                 "none (%d PEs on %d processor%s: more PEs than processors are left to the "
+                 "scheduler)",
+                 n_pes, n_cpus, n_cpus == 1 ? "" : "s");
+        free(pe_cpus);
+        pe_cpus = NULL;
+    } else if (n_pes <= n_cores) {
+        /* PE pe gets cores [pe * n_cores / n_pes, (pe + 1) * n_cores / n_pes). */
+        snprintf(bind_summary, size, "core (%s): ", source);
+        for (int pe = 0; pe < n_pes; pe++) {
+            CPU_ZERO(&pe_cpus[pe]);
+            int from = (int)((long)pe * n_cores / n_pes);
+            int to = (int)((long)(pe + 1) * n_cores / n_pes);
+            for (k = 0; k < n_cpus; k++)
+                if (core_of[k] >= from && core_of[k] < to)
+                    CPU_SET(cpus[k], &pe_cpus[pe]);
+        }
+    } else {
+        /* First hardware thread of every core, then the second of every core, and so on. */
+        snprintf(bind_summary, size,
+                 "hwthread (%s; %d PEs, %d core%s: one hardware thread each): ", source, n_pes,
+                 n_cores, n_cores == 1 ? "" : "s");
+        int *taken = calloc((size_t)n_cpus, sizeof(int));
+        if (!taken) {
+            perror("shmemrun");
+            exit(1);
+        }
+        int pe = 0;
+        while (pe < n_pes)
+            for (int core = 0; core < n_cores && pe < n_pes; core++)
+                for (k = 0; k < n_cpus; k++)
+                    if (core_of[k] == core && !taken[k]) {
+                        taken[k] = 1;
+                        CPU_ZERO(&pe_cpus[pe]);
+                        CPU_SET(cpus[k], &pe_cpus[pe++]);
+                        break;
+                    }
+        free(taken);
+    }
+    if (pe_cpus)
+        for (int pe = 0; pe < n_pes; pe++) {
+            append(bind_summary, size, "%sPE %d on CPU ", pe ? ", " : "", pe);
+            shmemi_format_cpus(&pe_cpus[pe], bind_summary, size);
+        }
+    if (strlen(bind_summary) == size - 1)
+        memcpy(bind_summary + size - 4, "...", 4);
+    free(cpus);
+    free(core_of);
+    free(core_key);
+}
+
 static void start_pe(int pe, char **argv, const char *socket_name, const sigset_t *old_mask) {
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -617,6 +764,10 @@ static void start_pe(int pe, char **argv, const char *socket_name, const sigset_
     setenv(SHMEMI_ENV_JOB_N_PES, number, 1);
     setenv(SHMEMI_ENV_JOB_SOCKET, socket_name, 1);
     setenv(SHMEMI_ENV_JOB_SECRET, secret, 1);
+    setenv(SHMEMI_ENV_JOB_BIND, bind_summary, 1);
+    if (pe_cpus && sched_setaffinity(0, sizeof(pe_cpus[pe]), &pe_cpus[pe]) != 0)
+        fprintf(stderr, "shmemrun: PE %d: cannot bind to its processors (%s); it runs unbound\n",
+                pe, strerror(errno));
     sigprocmask(SIG_SETMASK, old_mask, NULL);
     execvp(argv[0], argv);
     fprintf(stderr, "shmemrun: PE %d: cannot run '%s': %s\n", pe, argv[0], strerror(errno));
@@ -626,6 +777,11 @@ static void start_pe(int pe, char **argv, const char *socket_name, const sigset_
 int main(int argc, char **argv) {
     int i = 1;
     n_pes = 1;
+    const char *bind_mode = getenv("SHMEM_BIND"), *bind_source = "SHMEM_BIND";
+    if (!bind_mode || !bind_mode[0]) {
+        bind_mode = "core";
+        bind_source = "default";
+    }
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -643,6 +799,15 @@ int main(int argc, char **argv) {
                 return 2;
             }
             n_pes = parse_count(argv[++i]);
+            continue;
+        }
+        if (strcmp(a, "--bind-to") == 0 || strcmp(a, "-bind-to") == 0) {
+            if (i + 1 >= argc) {
+                usage(stderr);
+                return 2;
+            }
+            bind_mode = argv[++i];
+            bind_source = "--bind-to";
             continue;
         }
         if (strcmp(a, "-H") == 0 || strcmp(a, "--host") == 0 || strcmp(a, "-host") == 0 ||
@@ -664,6 +829,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     char **program = argv + i;
+    if (strcmp(bind_mode, "core") != 0 && strcmp(bind_mode, "none") != 0) {
+        fprintf(stderr, "shmemrun: %s '%s': binding is core or none\n", bind_source, bind_mode);
+        return 2;
+    }
 
     pes = calloc((size_t)n_pes, sizeof(*pes));
     if (!pes) {
@@ -679,6 +848,7 @@ int main(int argc, char **argv) {
     snprintf(socket_name, sizeof(socket_name), "@libshmem.%d.%s", (int)getpid(), tag);
 
     read_hang_timeout();
+    bind_pes(bind_mode, bind_source);
     start_ms = now_ms();
     int listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     struct sockaddr_un addr;
@@ -804,5 +974,6 @@ int main(int argc, char **argv) {
     for (int pe = 0; pe < n_pes; pe++)
         close_pe(pe);
     free(pes);
+    free(pe_cpus);
     return job_status;
 }

@@ -155,6 +155,9 @@ static pid_t start_job(const run_cfg_t *cfg, const char *self, const char *launc
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);
+        /* Every PE's threads (test threads and stress) must be free to run on any processor, so
+         * that they run at once and the weak outcomes can show: shmemrun binds no PE. */
+        setenv("SHMEM_BIND", "none", 1);
         execvp(launcher, argv);
         fprintf(stderr, "shmem-litmus run: cannot start %s: %s\n", launcher, strerror(errno));
         _exit(127);

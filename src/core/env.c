@@ -15,6 +15,7 @@ static const char *const device_path_choices[] = {"auto", "proxy", NULL};
 static const char *const collect_choices[] = {"auto", "linear", "ring", "recursive_doubling", NULL};
 static const char *const reduce_choices[] = {"auto", "linear", "recursive_doubling", "rabenseifner",
                                              NULL};
+static const char *const bind_choices[] = {"core", "none", NULL};
 static const char *const scan_choices[] = {"linear", "recursive_doubling", NULL};
 static const char *const hierarchy_choices[] = {"auto", "off", NULL};
 
@@ -39,6 +40,12 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "Seconds a PE may wait in one wait of the library before the job ends with a report of "
      "where every PE is (by shmemrun, or by the waiting PE under other launchers); 0: off.",
      SHMEMI_ENV_COUNT, NULL},
+    {"SHMEM_BIND", "core",
+     "How shmemrun binds PEs to processors (shmemrun --bind-to overrides it): core shares the "
+     "processors shmemrun may use among the PEs (whole cores, one PE per core or more cores "
+     "each; one hardware thread each when PEs outnumber cores; none when they outnumber "
+     "processors); none leaves them unbound.",
+     SHMEMI_ENV_CHOICE, bind_choices},
     {"SHMEM_BCAST_ALGORITHM", "binomial",
      "Broadcast algorithm: binomial or linear (docs/collectives.md).", SHMEMI_ENV_CHOICE,
      bcast_choices},
@@ -114,6 +121,9 @@ const shmemi_env_var_t shmemi_env_vars[] = {
     {SHMEMI_ENV_JOB_PE, "", "Set by shmemrun for each PE: its PE number.", SHMEMI_ENV_COUNT, NULL},
     {SHMEMI_ENV_JOB_N_PES, "", "Set by shmemrun for each PE: the number of PEs of the job.",
      SHMEMI_ENV_COUNT, NULL},
+    {SHMEMI_ENV_JOB_BIND, "",
+     "Set by shmemrun for each PE: how it bound the PEs to processors (SHMEM_INFO prints it).",
+     SHMEMI_ENV_TEXT, NULL},
     {"SHMEM_PMIX_PE", "",
      "Set by shmem_init in a PE of a PMIx job: <namespace>:<rank>:<pid> of the PE, so that "
      "processes it starts know they are not PEs of the job.",

@@ -51,6 +51,8 @@ const char *shmemi_env_closest(const char *name, size_t n);
 #define SHMEMI_ENV_JOB_SECRET "SHMEM_JOB_SECRET"
 #define SHMEMI_ENV_JOB_PE "SHMEM_JOB_PE"
 #define SHMEMI_ENV_JOB_N_PES "SHMEM_JOB_N_PES"
+/* Also set by shmemrun: how it bound the job's PEs to processors (printed by SHMEM_INFO). */
+#define SHMEMI_ENV_JOB_BIND "SHMEM_JOB_BIND"
 
 SHMEMI_EXTERN_C_END
 

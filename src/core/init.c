@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "shmemi.h"
+#include "cpuset.h"
 #include "env.h"
 #include "internal.h"
 #include "watch.h"
@@ -91,6 +92,16 @@ static void print_banner(size_t heap_size) {
                    ? "network (SHMEM_DISABLE_P2P)"
                    : "load/store",
                shmemi_transport_net ? shmemi_transport_net->name : "none needed");
+        cpu_set_t mine;
+        char cpus[256] = "";
+        if (sched_getaffinity(0, sizeof(mine), &mine) == 0)
+            shmemi_format_cpus(&mine, cpus, sizeof(cpus));
+        else
+            snprintf(cpus, sizeof(cpus), "(unknown)");
+        const char *bind = getenv(SHMEMI_ENV_JOB_BIND);
+        printf("  binding: %s; PE 0 may run on CPU %s\n",
+               strcmp(shmemi_bootstrap->name, "shmemrun") == 0 && bind ? bind : "by the launcher",
+               cpus);
         for (size_t i = 0; i < shmemi_env_n_vars; i++) {
             const char *value = getenv(shmemi_env_vars[i].name);
             /* The launcher's variables are consumed (and the secret erased) at shmem_init. */

@@ -24,12 +24,14 @@ typedef struct {
     uint64_t version;
     uint64_t kind;
     int64_t peer;
+    uint64_t exchange; /* WHERE_EXCHANGE: its number (watch.h) */
     uint64_t call[CALL_WORDS];
 } where_record_t;
 
 typedef struct {
     where_kind_t kind;
     int peer;
+    uint64_t exchange;
     char call[SHMEMI_WIRE_CALL_MAX + 1];
 } where_t;
 
@@ -38,6 +40,9 @@ static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
 /* SHMEM_HANG_TIMEOUT in milliseconds, enforced here where no launcher does it (shmemrun does);
  * 0: off. */
 static long long hang_timeout_ms;
+/* Exchanges with every PE this process has begun, since it started (never reset: every PE makes
+ * the same ones, across re-initializations too). */
+static uint64_t exchanges_begun;
 
 static long long now_ms(void) {
     struct timespec t;
@@ -49,7 +54,7 @@ static const char *current_call(void) {
     return shmemi_watch_current_call ? shmemi_watch_current_call : "a collective call";
 }
 
-static void publish(where_kind_t kind, int peer, const char *call) {
+static void publish(where_kind_t kind, int peer, uint64_t exchange, const char *call) {
     pthread_mutex_lock(&record_lock);
     if (record != NULL) {
         uint64_t words[CALL_WORDS] = {0};
@@ -59,6 +64,7 @@ static void publish(where_kind_t kind, int peer, const char *call) {
         __atomic_store_n(&record->version, v + 1, __ATOMIC_SEQ_CST);
         __atomic_store_n(&record->kind, (uint64_t)kind, __ATOMIC_SEQ_CST);
         __atomic_store_n(&record->peer, (int64_t)peer, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&record->exchange, exchange, __ATOMIC_SEQ_CST);
         for (int w = 0; w < CALL_WORDS; w++)
             __atomic_store_n(&record->call[w], words[w], __ATOMIC_SEQ_CST);
         __atomic_store_n(&record->version, v + 2, __ATOMIC_SEQ_CST);
@@ -78,6 +84,7 @@ static int read_where(int pe, where_t *out) {
         uint64_t words[CALL_WORDS + 1];
         out->kind = (where_kind_t)__atomic_load_n(&r->kind, __ATOMIC_SEQ_CST);
         out->peer = (int)__atomic_load_n(&r->peer, __ATOMIC_SEQ_CST);
+        out->exchange = __atomic_load_n(&r->exchange, __ATOMIC_SEQ_CST);
         for (int w = 0; w < CALL_WORDS; w++)
             words[w] = __atomic_load_n(&r->call[w], __ATOMIC_SEQ_CST);
         words[CALL_WORDS] = 0;
@@ -92,20 +99,22 @@ static int read_where(int pe, where_t *out) {
 
 void shmemi_watch_exchange_begin(void) {
     const char *call = current_call();
-    publish(WHERE_EXCHANGE, -1, call);
+    publish(WHERE_EXCHANGE, -1, __atomic_add_fetch(&exchanges_begun, 1, __ATOMIC_SEQ_CST), call);
     shmemi_bootstrap_note(call, -1);
 }
 
 void shmemi_watch_exchange_end(void) {
-    publish(WHERE_PROGRAM, -1, NULL);
+    publish(WHERE_PROGRAM, -1, 0, NULL);
 }
 
-/* Ends the job when the PE this one waits for cannot send what it waits for: it is exchanging
- * with every PE, and after its record was read (which makes every store it made before visible)
- * the word still lacks its value. */
+/* Ends the job when the PE this one waits for cannot send what it waits for: it is in an
+ * exchange with every PE that this PE has not joined, and after its record was read (which makes
+ * every store it made before visible) the word still lacks its value. */
 static void check_peer(const uint64_t *word, uint64_t want, int peer, const char *call) {
     where_t theirs;
-    if (!read_where(peer, &theirs) || theirs.kind != WHERE_EXCHANGE)
+    if (!read_where(peer, &theirs) || theirs.kind != WHERE_EXCHANGE ||
+        !shmemi_watch_exchange_blocks(theirs.exchange,
+                                      __atomic_load_n(&exchanges_begun, __ATOMIC_SEQ_CST)))
         return;
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= want)
         return;
@@ -160,7 +169,7 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
             continue;
         next_check = now + SHMEMI_WATCH_CHECK_MS;
         if (!published) {
-            publish(WHERE_WAITING, peer, call);
+            publish(WHERE_WAITING, peer, 0, call);
             shmemi_bootstrap_note(call, peer);
             published = 1;
         }
@@ -169,7 +178,7 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer) {
             report_hang(call, peer, now - start);
     }
     if (published) {
-        publish(WHERE_PROGRAM, -1, NULL);
+        publish(WHERE_PROGRAM, -1, 0, NULL);
         shmemi_bootstrap_note(NULL, -1);
     }
 }

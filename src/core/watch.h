@@ -34,6 +34,15 @@ void shmemi_watch_wait_ge(const uint64_t *word, uint64_t want, int peer);
 #define SHMEMI_WATCH_PUBLISH_MS 50
 #define SHMEMI_WATCH_CHECK_MS 50
 
+/* Whether a peer in its exchange number peer_exchange keeps this PE waiting until this PE joins
+ * that exchange. Exchanges are counted from 1 since the process started, and every PE makes the
+ * same ones in the same order (each needs every PE), so the peer's n-th is this PE's n-th. This
+ * PE has begun my_begun: a peer still in one of those has not yet seen it end (preempted after
+ * the launcher answered) and comes out by itself; only a later one is a different call. */
+static inline int shmemi_watch_exchange_blocks(uint64_t peer_exchange, uint64_t my_begun) {
+    return peer_exchange > my_begun;
+}
+
 /* Around a bootstrap exchange with every PE (the bootstrap's allgather and barrier). */
 void shmemi_watch_exchange_begin(void);
 void shmemi_watch_exchange_end(void);
