@@ -141,6 +141,10 @@ const char *shmemi_env_get(const char *name) {
     return NULL;
 }
 
+unsigned long long shmemi_env_count(const char *name) {
+    return strtoull(shmemi_env_get(name), NULL, 10);
+}
+
 int shmemi_env_bool(const char *name) {
     const char *value = shmemi_env_get(name);
     static const char *const yes[] = {"1", "y", "yes", "on", "true"};

@@ -33,6 +33,9 @@ extern const size_t shmemi_env_n_vars;
 
 /* The value of name, or its default from the table when unset or empty. */
 const char *shmemi_env_get(const char *name);
+/* The value of a SHMEMI_ENV_COUNT variable, or its default: shmem_init has checked it
+ * (shmemi_env_find_invalid) before any module reads it. */
+unsigned long long shmemi_env_count(const char *name);
 /* 1 when name is set to a true value (1, y, yes, on, true), 0 when false or unset; -1 on junk. */
 int shmemi_env_bool(const char *name);
 

@@ -5,7 +5,6 @@
  * transport state of the command's context. The thread also progresses the network transport
  * while the ring is idle, so that a PE whose host code does nothing in the library still serves
  * its producers and its peers. */
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -104,46 +103,28 @@ static const shmemi_transport_ops_t *route(const shmemi_proxy_cmd_t *c, uint64_t
     return shmemi_route_transport(CALL, (const void *)(uintptr_t)addr, c->pe, amo, seg_p, off_p);
 }
 
-/* The mapped address of addr on the command's PE for an access that is not an AMO, or NULL. */
-static void *mapped(const shmemi_proxy_cmd_t *c, uint64_t addr) {
-    return shmemi_ptr((const void *)(uintptr_t)addr, c->pe);
-}
-
-/* The mapped address of an AMO's word, or NULL when AMOs to the PE take the network. */
-static void *mapped_amo(const shmemi_proxy_cmd_t *c, uint64_t addr) {
-    return shmemi_routes[c->pe].amo_net ? NULL : mapped(c, addr);
-}
-
-static void do_put(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
-                   const void *data) {
-    void *r = mapped(c, c->target);
+/* The command's bytes from the payload to its target (PUT, PUT_SIGNAL) or back (GET). */
+static void do_rma(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                   unsigned char *data, int get) {
+    void *r = shmemi_ptr((const void *)(uintptr_t)c->target, c->pe);
     if (r) {
-        memcpy(r, data, c->len);
+        memcpy(get ? (void *)data : r, get ? r : (const void *)data, c->len);
         return;
     }
     int seg;
     size_t off;
     const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
-    check_status(p, t, c, ops, ops->put(tctx_of(ops, c->ctx), seg, off, data, c->len, c->pe));
-}
-
-static void do_get(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c, void *data) {
-    const void *r = mapped(c, c->target);
-    if (r) {
-        memcpy(data, r, c->len);
-        return;
-    }
-    int seg;
-    size_t off;
-    const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
-    check_status(p, t, c, ops, ops->get(tctx_of(ops, c->ctx), data, seg, off, c->len, c->pe));
+    shmemi_transport_ctx_t *tctx = tctx_of(ops, c->ctx);
+    check_status(p, t, c, ops,
+                 get ? ops->get(tctx, data, seg, off, c->len, c->pe)
+                     : ops->put(tctx, seg, off, data, c->len, c->pe));
 }
 
 /* An AMO on addr (fetch_p NULL: not fetching). */
 static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
                    shmemi_amo_op_t op, uint64_t addr, uint64_t operand, uint64_t compare,
                    size_t size, uint64_t *fetch_p) {
-    void *r = mapped_amo(c, addr);
+    void *r = shmemi_amo_ptr((const void *)(uintptr_t)addr, c->pe);
     if (r) {
         uint64_t old = shmemi_cpu_amo(op, r, operand, compare, size);
         if (fetch_p)
@@ -175,9 +156,9 @@ static void do_quiet(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
 }
 
 static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
-                          const void *data) {
-    do_put(p, t, c, data);
-    uint64_t *sig = mapped_amo(c, c->compare);
+                          unsigned char *data) {
+    do_rma(p, t, c, data, 0);
+    uint64_t *sig = shmemi_amo_ptr((const void *)(uintptr_t)c->compare, c->pe);
     if (sig) {
         if (c->amo_op == SHMEMI_PROXY_AMO_OP_SET)
             __atomic_store_n(sig, c->operand, __ATOMIC_RELEASE);
@@ -232,13 +213,13 @@ static void consume(shmemi_proxy_t *p, uint64_t t) {
     int answered = 0;
     switch (c.op) {
     case SHMEMI_PROXY_PUT:
-        do_put(p, t, &c, data);
+        do_rma(p, t, &c, data, 0);
         break;
     case SHMEMI_PROXY_PUT_SIGNAL:
         do_put_signal(p, t, &c, data);
         break;
     case SHMEMI_PROXY_GET:
-        do_get(p, t, &c, data);
+        do_rma(p, t, &c, data, 1);
         answered = 1;
         break;
     case SHMEMI_PROXY_AMO:
@@ -324,9 +305,7 @@ shmemi_proxy_t *shmemi_proxy_start(const char *call, const struct shmemi_proxy_r
         ring->slot[s].free = s;
     }
     __atomic_store_n(ring->issue, 0, __ATOMIC_RELEASE);
-    char *end;
-    const char *ms = shmemi_env_get("SHMEM_DEVICE_TIMEOUT_MS");
-    unsigned long long timeout_ms = strtoull(ms, &end, 10);
+    unsigned long long timeout_ms = shmemi_env_count("SHMEM_DEVICE_TIMEOUT_MS");
     p->timeout_ns = (timeout_ms ? timeout_ms : 10000) * 1000000ull;
     int rc = pthread_create(&p->thread, NULL, consumer_main, p);
     if (rc != 0)

@@ -92,15 +92,7 @@ static shmemi_status_t device_init(void) {
     }
     if (proxied)
         state.proxy = shmemi_device_proxy_start();
-    const char *timeout = getenv("SHMEM_DEVICE_TIMEOUT_MS");
-    if (timeout && *timeout) {
-        char *end;
-        unsigned long long ms = strtoull(timeout, &end, 10);
-        if (*end != '\0')
-            shmemi_fatal("shmem_init", "SHMEM_DEVICE_TIMEOUT_MS='%s' is not a number of ms",
-                         timeout);
-        state.timeout_ns = ms * 1000000ull;
-    }
+    state.timeout_ns = shmemi_env_count("SHMEM_DEVICE_TIMEOUT_MS") * 1000000ull;
     /* Every PE allocates the barrier words in the same order: same offset everywhere. */
     state.barrier_flags = (uint64_t *)shmemi_heap_alloc((size_t)n * sizeof(uint64_t), 64);
     if (!state.barrier_flags)

@@ -25,9 +25,7 @@ static inline void *amo_route(const char *call, void *dest, size_t size, int wpe
         shmemi_check_symmetric(call, dest, size, wpe);
         shmemi_check_aligned(call, dest, size, wpe);
     }
-    if (__builtin_expect(shmemi_routes[wpe].amo_net, 0))
-        return NULL;
-    return shmemi_ptr(dest, wpe);
+    return shmemi_amo_ptr(dest, wpe);
 }
 
 uint64_t shmemi_amo(const char *call, shmem_ctx_t ctx, shmemi_amo_op_t op, void *dest,

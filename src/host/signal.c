@@ -3,6 +3,7 @@
  * put's data (outstanding non-temporal stores drained first); signal_add/set alone are relaxed
  * AMOs; signal_fetch is an acquire load (through the heap's transport where the heap is GPU
  * memory). */
+#include "core/cpu_amo.h"
 #include "core/shmemi.h"
 #include "host/rma_internal.h"
 
@@ -18,7 +19,7 @@ void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void
         shmemi_check_symmetric(call, sig_addr, sizeof(*sig_addr), wpe);
         shmemi_check_aligned(call, sig_addr, sizeof(*sig_addr), wpe);
     }
-    uint64_t *r = shmemi_routes[wpe].amo_net ? NULL : shmemi_ptr(sig_addr, wpe);
+    uint64_t *r = shmemi_amo_ptr(sig_addr, wpe);
     if (__builtin_expect(r == NULL, 0)) {
         shmem_ctx_fence(ctx);
         shmemi_amo_post(call, ctx, sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD,

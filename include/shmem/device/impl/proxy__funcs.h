@@ -9,6 +9,7 @@
 #ifndef SHMEM_DEVICE_IMPL_PROXY__FUNCS_H
 #define SHMEM_DEVICE_IMPL_PROXY__FUNCS_H
 
+#include <shmem/device/impl/copy__funcs.h>
 #include <shmem/device/impl/state__funcs.h>
 
 #if SHMEMI_DEVICE_PASS
@@ -68,22 +69,6 @@ SHMEMI_DI void shmemi_dproxy_release(const shmemi_dproxy_ticket &k) {
     shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(&k.slot->free, k.t + shmemi_dstate.proxy.n_slots);
 }
 
-/* One thread's copy between GPU memory and a slot's payload: 8-byte words when both ends allow,
- * else bytes. Reads of the payload bypass the caches (the host wrote it). */
-template <int LoadBypass> SHMEMI_DI void shmemi_dproxy_copy(void *dst, const void *src, size_t n) {
-    if ((((uintptr_t)dst | (uintptr_t)src | n) & 7) == 0) {
-        for (size_t i = 0; i < n / 8; i++) {
-            const uint64_t *s = (const uint64_t *)src + i;
-            ((uint64_t *)dst)[i] = LoadBypass ? shmemi_ld_bypass(s) : *s;
-        }
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *s = (const uint8_t *)src + i;
-        ((uint8_t *)dst)[i] = LoadBypass ? shmemi_ld_bypass(s) : *s;
-    }
-}
-
 /* put and get through the proxy, in pieces of at most a slot's payload. */
 SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, void *dest, const void *source, size_t n,
                                         int pe) {
@@ -91,7 +76,7 @@ SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, void *dest, const void
     for (size_t done = 0; done < n;) {
         const size_t len = n - done < chunk ? n - done : chunk;
         shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
-        shmemi_dproxy_copy<0>(k.data, (const char *)source + done, len);
+        shmemi_dcopy<0, 0, SHMEMI_GROUP_THREAD>(k.data, (const char *)source + done, len);
         shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT, pe, (char *)dest + done, len, 0, 0, 0);
         done += len;
     }
@@ -104,7 +89,8 @@ SHMEMI_DI void shmemi_dproxy_get_thread(const char *call, void *dest, const void
         shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
         shmemi_dproxy_submit(k, SHMEMI_PROXY_GET, pe, (const char *)source + done, len, 0, 0, 0);
         shmemi_dproxy_answer(call, k);
-        shmemi_dproxy_copy<1>((char *)dest + done, k.data, len);
+        /* Bypassing loads: the host wrote the payload. */
+        shmemi_dcopy<1, 0, SHMEMI_GROUP_THREAD>((char *)dest + done, k.data, len);
         shmemi_dproxy_release(k);
         done += len;
     }
@@ -152,7 +138,7 @@ SHMEMI_DI void shmemi_dproxy_put_signal(const char *call, void *dest, const void
         const size_t head = n > chunk ? (n - 1) / chunk * chunk : 0;
         shmemi_dproxy_put_thread(call, dest, source, head, pe);
         shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
-        shmemi_dproxy_copy<0>(k.data, (const char *)source + head, n - head);
+        shmemi_dcopy<0, 0, SHMEMI_GROUP_THREAD>(k.data, (const char *)source + head, n - head);
         shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT_SIGNAL, pe, (char *)dest + head, n - head, signal,
                              (uint64_t)(uintptr_t)sig_addr,
                              sig_op == SHMEM_SIGNAL_ADD ? SHMEMI_PROXY_AMO_OP_ADD
