@@ -18,6 +18,7 @@ shmemi_route_t *shmemi_routes;
 int shmemi_n_nodes;
 int shmemi_route_p2p;
 shmemi_transport_ctx_t *shmemi_net_ctx_default;
+shmemi_transport_ctx_t *shmemi_net_ctx_tokens;
 
 /* The transport that will serve the peers this PE does not map; set before segments exist. */
 static int need_network;
@@ -259,8 +260,10 @@ void shmemi_route_network(const char *call) {
         if ((!shmemi_routes[pe].mapped || shmemi_routes[pe].amo_net) && !net_ops->can_reach(pe))
             shmemi_fatal(call, "network transport %s cannot reach PE %d (node %d)", net_ops->name,
                          pe, shmemi_routes[pe].node);
-    if (net_ops->ctx_create(0, &shmemi_net_ctx_default) != SHMEMI_OK)
-        shmemi_fatal(call, "network transport %s cannot make the default context's state",
+    if (net_ops->ctx_create(0, &shmemi_net_ctx_default) != SHMEMI_OK ||
+        net_ops->ctx_create(0, &shmemi_net_ctx_tokens) != SHMEMI_OK)
+        shmemi_fatal(call,
+                     "network transport %s cannot make the default context's or the tokens' state",
                      net_ops->name);
     shmemi_transport_net = net_ops;
     progress_start(call);
@@ -275,6 +278,8 @@ void shmemi_route_finalize(void) {
     if (net_ops) {
         progress_end();
         shmemi_transport_net = NULL;
+        net_ops->ctx_destroy(shmemi_net_ctx_tokens);
+        shmemi_net_ctx_tokens = NULL;
         net_ops->ctx_destroy(shmemi_net_ctx_default);
         shmemi_net_ctx_default = NULL;
         for (int s = 0; s < SHMEMI_MAX_SEGMENTS; s++)

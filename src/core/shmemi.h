@@ -518,6 +518,10 @@ typedef struct {
 /* Per-context transport state of the network transport (NULL without one) for the default
  * context; contexts keep their own in struct shmemi_ctx. */
 extern shmemi_transport_ctx_t *shmemi_net_ctx_default;
+/* The network transport state of the collectives' tokens (posted adds a peer waits for): apart
+ * from the default context's, so that a quiet of the default context (barrier_all's, the user's)
+ * does not wait a round trip for tokens, whose delivery their receivers wait for. */
+extern shmemi_transport_ctx_t *shmemi_net_ctx_tokens;
 
 /* The transport path to symmetric object addr on world PE pe, where shmemi_ptr gave no mapped
  * address (or, for an AMO, the route says AMOs take the network): the segment's own mapping

@@ -61,7 +61,7 @@ static void net_token_send(int pe, uint64_t *word) {
     int seg;
     size_t offset;
     const shmemi_transport_ops_t *ops = shmemi_route_transport(call, word, pe, 1, &seg, &offset);
-    shmemi_status_t st = ops->amo(shmemi_net_ctx_default, SHMEMI_AMO_ADD, seg, offset, NULL, 1, 0,
+    shmemi_status_t st = ops->amo(shmemi_net_ctx_tokens, SHMEMI_AMO_ADD, seg, offset, NULL, 1, 0,
                                   sizeof(uint64_t), pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);

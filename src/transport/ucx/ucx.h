@@ -54,6 +54,11 @@ typedef struct ucx_peer {
     uint64_t remote_base[SHMEMI_MAX_SEGMENTS];
     ucp_rkey_h rkey[SHMEMI_MAX_SEGMENTS];
     struct ucx_peer *next_spare; /* in the spare list of its PE, once its context is gone */
+    /* Operations that complete only at a flush (puts, non-blocking gets, posted AMOs) counted as
+     * they are issued, and the count the last finished flush covered: quiet flushes only the
+     * endpoints where they differ. */
+    unsigned long issued;
+    unsigned long flushed;
 } ucx_peer_t;
 
 /* The state of one OpenSHMEM context (ucx_ctx.c): its own endpoints on the default worker, so

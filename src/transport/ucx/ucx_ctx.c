@@ -5,7 +5,8 @@
  *   AMOs                 ucp_atomic_op_nbx; non-fetching add/and/or/xor are posted
  *   fence                ucp_worker_fence (it orders every endpoint of the worker: more than one
  *                        context needs, never less)
- *   quiet                ucp_ep_flush_nbx on each endpoint of the context, waited for
+ *   quiet                ucp_ep_flush_nbx on each endpoint of the context that has issued
+ *                        a put, a non-blocking get or a posted AMO since its last flush
  *   put-with-signal      put, ucp_worker_fence, then the signal's AMO */
 #include <poll.h>
 #include <stdio.h>
@@ -78,8 +79,15 @@ static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const 
     return SHMEMI_OK;
 }
 
+/* Counts an operation on p that completes only at the next flush. After the operation is
+ * issued, so that a quiet of the issuing thread (or one ordered after it) sees it. */
+static void issued(ucx_peer_t *p) {
+    __atomic_fetch_add(&p->issued, 1, __ATOMIC_RELEASE);
+}
+
 /* A request of a non-blocking operation: completes at quiet (the flush), so it is released now. */
-static shmemi_status_t post_request(void *req, const char *what, int pe) {
+static shmemi_status_t post_request(ucx_peer_t *p, void *req, const char *what, int pe) {
+    issued(p);
     if (req == NULL)
         return SHMEMI_OK;
     if (UCS_PTR_IS_ERR(req)) {
@@ -294,14 +302,17 @@ shmemi_status_t ucx_put(shmemi_transport_ctx_t *t, int segment, size_t offset, c
                         size_t len, int pe) {
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
-    return wait_request(t, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
+    /* Its request completes when source may be reused; the put is remote at the flush. */
+    void *req = ucp_put_nbx(p->ep, source, len, raddr, rkey, &param);
+    issued(p);
+    return wait_request(t, req, "put", pe);
 }
 
 shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
                             const void *source, size_t len, int pe) {
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
-    return post_request(ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
+    return post_request(p, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
 }
 
 shmemi_status_t ucx_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
@@ -315,7 +326,7 @@ shmemi_status_t ucx_get_nbi(shmemi_transport_ctx_t *t, void *dest, int segment, 
                             size_t len, int pe) {
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
-    return post_request(ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
+    return post_request(p, ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
 }
 
 shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segment, size_t offset,
@@ -371,7 +382,7 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
     }
     void *req = ucp_atomic_op_nbx(p->ep, opcode, &value, 1, raddr, rkey, &param);
     if (!fetching)
-        return post_request(req, "atomic", pe);
+        return post_request(p, req, "atomic", pe);
     shmemi_status_t st = wait_request(t, req, "atomic", pe);
     if (st == SHMEMI_OK && fetch_p)
         *fetch_p = size == 4 ? (uint64_t)(uint32_t)reply : reply;
@@ -396,22 +407,52 @@ shmemi_status_t ucx_fence(shmemi_transport_ctx_t *t, int pe) {
     return st == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER;
 }
 
-/* Completes every operation of the context: a flush of each of its endpoints, issued together
- * and then waited for. */
+/* Records that a flush covered the first count operations issued on p (flushes of several
+ * threads may finish in any order: the count only grows). */
+static void flushed(ucx_peer_t *p, unsigned long count) {
+    unsigned long seen = __atomic_load_n(&p->flushed, __ATOMIC_RELAXED);
+    while ((long)(count - seen) > 0 &&
+           !__atomic_compare_exchange_n(&p->flushed, &seen, count, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+        ;
+}
+
+/* Completes every operation of the context: a flush of each of its endpoints with operations
+ * issued since its last flush, issued together and then waited for. */
 static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
     int n = __atomic_load_n(&t->n_connected, __ATOMIC_ACQUIRE);
     void *stack[16], **reqs = n <= 16 ? stack : malloc((size_t)n * sizeof(void *));
     if (!reqs)
         return SHMEMI_ERR_NOMEM;
+    unsigned long count_stack[16];
+    unsigned long *counts = n <= 16 ? count_stack : calloc((size_t)n, sizeof(*counts));
+    if (!counts) {
+        if (reqs != stack)
+            free(reqs);
+        return SHMEMI_ERR_NOMEM;
+    }
     ucp_request_param_t param = {0};
-    for (int i = 0; i < n; i++)
-        reqs[i] = ucp_ep_flush_nbx(t->peers[t->connected[i]]->ep, &param);
+    for (int i = 0; i < n; i++) {
+        ucx_peer_t *p = t->peers[t->connected[i]];
+        counts[i] = __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE);
+        reqs[i] = NULL;
+        if (counts[i] == __atomic_load_n(&p->flushed, __ATOMIC_RELAXED))
+            continue;
+        reqs[i] = ucp_ep_flush_nbx(p->ep, &param);
+        if (reqs[i] == NULL)
+            flushed(p, counts[i]);
+    }
     shmemi_status_t result = SHMEMI_OK;
     for (int i = 0; i < n; i++) {
+        int flushing = reqs[i] != NULL;
         shmemi_status_t st = wait_request(t, reqs[i], "quiet", t->connected[i]);
         if (st != SHMEMI_OK)
             result = st;
+        else if (flushing)
+            flushed(t->peers[t->connected[i]], counts[i]);
     }
+    if (counts != count_stack)
+        free(counts);
     if (reqs != stack)
         free(reqs);
     return result;
