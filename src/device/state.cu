@@ -78,14 +78,17 @@ static shmemi_status_t device_init(void) {
     state.one_node = shmemi_n_nodes == 1;
     state.heap_base = shmemi_state.segments[0].local_base;
     state.heap_size = shmemi_state.segments[0].size;
-    /* SHMEM_DEVICE_PATH=proxy: every other PE through the proxy (its consumer reaches the node's
-     * PEs through the ipc transport, as host calls do). */
+    /* A PE whose heap this PE does not map (another node, or SHMEM_DISABLE_P2P=1) goes through
+     * the proxy when a network transport reaches it; SHMEM_DEVICE_PATH=proxy sends every other
+     * PE that way (the consumer reaches the node's PEs through the ipc transport, as host calls
+     * do). */
     const int proxy_all = strcmp(shmemi_env_get("SHMEM_DEVICE_PATH"), "proxy") == 0;
     int proxied = 0;
     for (int pe = 0; pe < n; pe++) {
         state.peer_base[pe] = shmemi_ipc_peer_base(pe);
         state.peer_path[pe] = state.peer_base[pe] ? SHMEMI_PATH_LOADSTORE : SHMEMI_PATH_NONE;
-        if (proxy_all && pe != state.my_pe) {
+        int unmapped = state.peer_base[pe] == NULL && shmemi_transport_net != NULL;
+        if ((proxy_all || unmapped) && pe != state.my_pe) {
             state.peer_path[pe] = SHMEMI_PATH_PROXY;
             proxied++;
         }
