@@ -14,6 +14,7 @@
 #include "shmemi.h"
 #include "bootstrap_wire.h"
 #include "env.h"
+#include "internal.h"
 #include "watch.h"
 #if SHMEM_HAVE_PMIX
 #include "bootstrap_pmix.h"
@@ -27,13 +28,17 @@ static const shmemi_bootstrap_ops_t *chosen;
 
 static shmemi_status_t watched_allgather(const void *in, void *out, size_t len) {
     shmemi_watch_exchange_begin();
+    shmemi_route_exchange_begin();
     shmemi_status_t status = chosen->allgather(in, out, len);
+    shmemi_route_exchange_end();
     shmemi_watch_exchange_end();
     return status;
 }
 static shmemi_status_t watched_barrier(void) {
     shmemi_watch_exchange_begin();
+    shmemi_route_exchange_begin();
     shmemi_status_t status = chosen->barrier();
+    shmemi_route_exchange_end();
     shmemi_watch_exchange_end();
     return status;
 }

@@ -39,6 +39,12 @@ void shmemi_transport_plugins_closing(void);
 void shmemi_route_nodes(const char *call);
 void shmemi_route_network(const char *call);
 void shmemi_route_finalize(void);
+/* Brackets an exchange through the bootstrap (whose calls block without progressing the
+ * network): where the network transport needs this PE's progress and no progress thread runs
+ * (SHMEM_PROGRESS_THREAD=0), a thread serves it for the exchange's duration, so that a peer
+ * whose quiet waits for this PE's progress can finish it and join the exchange. Nests. */
+void shmemi_route_exchange_begin(void);
+void shmemi_route_exchange_end(void);
 
 /* Around the copy and remap of a data range (data_freeze.c): freeze makes it read-only and holds
  * every other thread that stores into it until thaw, which makes it writable again; the held

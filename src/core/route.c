@@ -180,6 +180,51 @@ static void progress_end(void) {
     progress_running = 0;
 }
 
+/* ---- exchanges without a progress thread ---------------------------------------------------- */
+
+static pthread_mutex_t exchange_lock = PTHREAD_MUTEX_INITIALIZER;
+static int exchange_depth;
+static int exchange_serving;
+static int exchange_stop;
+static pthread_t exchange_thread;
+
+/* How long the exchange's thread waits for the transport's next event: the bound on how late
+ * it sees the end of the exchange. */
+#define EXCHANGE_SERVE_WAIT_US 1000
+
+static void *exchange_main(void *arg) {
+    (void)arg;
+    while (!__atomic_load_n(&exchange_stop, __ATOMIC_ACQUIRE))
+        shmemi_transport_net->wait(EXCHANGE_SERVE_WAIT_US, 0);
+    return NULL;
+}
+
+void shmemi_route_exchange_begin(void) {
+    const shmemi_transport_ops_t *net = shmemi_transport_net;
+    if (net == NULL || progress_running || (net->flags & SHMEMI_TRANSPORT_NEEDS_PROGRESS) == 0)
+        return;
+    pthread_mutex_lock(&exchange_lock);
+    if (exchange_depth++ == 0) {
+        __atomic_store_n(&exchange_stop, 0, __ATOMIC_RELEASE);
+        exchange_serving = pthread_create(&exchange_thread, NULL, exchange_main, NULL) == 0;
+        if (!exchange_serving)
+            shmemi_warn("bootstrap",
+                        "cannot start a thread to progress the network during an exchange; "
+                        "a peer's quiet may wait for it (set SHMEM_PROGRESS_THREAD=1)");
+    }
+    pthread_mutex_unlock(&exchange_lock);
+}
+
+void shmemi_route_exchange_end(void) {
+    pthread_mutex_lock(&exchange_lock);
+    if (exchange_depth > 0 && --exchange_depth == 0 && exchange_serving) {
+        __atomic_store_n(&exchange_stop, 1, __ATOMIC_RELEASE);
+        pthread_join(exchange_thread, NULL);
+        exchange_serving = 0;
+    }
+    pthread_mutex_unlock(&exchange_lock);
+}
+
 /* ---- the network transport ------------------------------------------------------------------ */
 
 /* The first PE this PE does not map, for messages. */
