@@ -5,7 +5,8 @@
  * is never printed). Modes:
  *   ticket       a kernel takes a ticket and never writes its command: the ring never drains,
  *                and the consumer reports the missing ticket;
- *   trap         a kernel is killed (a trap) while its other threads' puts are in the ring;
+ *   trap         a kernel is killed (a trap) while its other threads' puts are in the ring
+ *                behind a ticket it took and never wrote;
  *   stalled      the consumer never takes a command (test_device_proxy_stalled, linked with the
  *                library copy whose consumer stops): a fetching AMO waits for its answer and the
  *                kernel reports the ring's state;
@@ -25,18 +26,24 @@ __global__ void take_ticket_only(void) {
 #endif
 }
 
-/* Every thread but one puts 1 KiB to the peer; thread 0 waits a little, takes a ticket and traps,
- * so that the kernel dies with commands of its other threads in the ring. */
+/* Thread 0 takes the ring's first ticket and never writes it; once it has, every other thread
+ * puts 1 KiB to the peer 64 times (their commands fill the ring behind the missing one), and
+ * thread 0 traps a little later, killing the kernel with those commands in the ring. */
+__device__ int first_ticket_taken;
 __global__ void trap_mid_transfer(char *dest, const char *source, int peer) {
     const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (t == 0) {
-        const long long start = clock64();
-        while (clock64() - start < 2000000) {
-        }
 #if SHMEMI_DEVICE_PASS
         (void)shmemi_dproxy_take("trap_mid_transfer");
 #endif
+        __threadfence();
+        atomicExch(&first_ticket_taken, 1);
+        const long long start = clock64();
+        while (clock64() - start < 2000000) {
+        }
         __trap();
+    }
+    while (atomicAdd(&first_ticket_taken, 0) == 0) {
     }
     for (int i = 0; i < 64; i++)
         shmem_putmem_nbi(dest + (size_t)t * 1024, source + (size_t)t * 1024, 1024, peer);
