@@ -57,6 +57,19 @@ struct kargs {
  * pass of a CUDA/HIP compiler sees bodies that never run. A plain access of the test is the
  * weakest load or store: on NVIDIA a weak ld/st.global (which may hit the SM's L1), on AMD a
  * relaxed workgroup-scope access (a global_load/store without cache-coherence bits). */
+/* The address of addr on pe for the harness's loads and stores: shmem_ptr's, or, where kernels
+ * reach pe through the proxy (SHMEM_DEVICE_PATH=proxy), the peer's heap as this node's IPC maps
+ * it, so that the test's plain and bypass accesses and the harness's own lines (start barrier,
+ * stress) stay loads and stores while the test's SHMEM operations go through the proxy. */
+__device__ static void *harness_ptr(const void *addr, int pe) {
+    void *p = shmem_ptr(addr, pe);
+#if SHMEMI_DEVICE_PASS
+    if (p == NULL && pe >= 0 && pe < shmemi_dstate.n_pes && shmemi_dstate.peer_base[pe] != NULL)
+        p = shmemi_dstate.peer_base[pe] + ((const char *)addr - shmemi_dstate.heap_base);
+#endif
+    return p;
+}
+
 __device__ static long ld_plain(const long *p) {
 #if defined(__CUDA_ARCH__)
     long v;
@@ -157,16 +170,16 @@ __device__ static void run_op(const kargs &a, const plan_op_t &op, int th, int s
     case PLAN_NOP:
         return;
     case PLAN_PLAIN_ST:
-        st_plain((long *)shmem_ptr(x, pe), v);
+        st_plain((long *)harness_ptr(x, pe), v);
         return;
     case PLAN_PLAIN_LD:
-        r[op.reg] = ld_plain((const long *)shmem_ptr(x, pe));
+        r[op.reg] = ld_plain((const long *)harness_ptr(x, pe));
         return;
     case PLAN_BYPASS_ST:
-        shmemx_long_st_bypass((long *)shmem_ptr(x, pe), v);
+        shmemx_long_st_bypass((long *)harness_ptr(x, pe), v);
         return;
     case PLAN_BYPASS_LD:
-        r[op.reg] = shmemx_long_ld_bypass((const long *)shmem_ptr(x, pe));
+        r[op.reg] = shmemx_long_ld_bypass((const long *)harness_ptr(x, pe));
         return;
     case PLAN_PUT:
         shmem_ctx_long_p(ctx, x, v, pe);
@@ -245,7 +258,7 @@ __device__ static void stress(const kargs &a, unsigned long long seed) {
             return;
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         int pe = (int)((seed >> 33) % (unsigned long long)a.npes);
-        long *line = (long *)shmem_ptr(a.stress, pe) + ((seed >> 40) % STRESS_LINES) * LINE;
+        long *line = (long *)harness_ptr(a.stress, pe) + ((seed >> 40) % STRESS_LINES) * LINE;
         st_plain(&line[(seed >> 20) % LINE], i);
         (void)ld_plain(&line[(seed >> 12) % LINE]);
     }
@@ -282,9 +295,9 @@ __global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     unsigned long long h = (a.round_seed ^ (unsigned long long)job) * 0x9e3779b97f4a7c15ull;
     if ((int)((h >> 40) % 100) < a.prime)
         for (int l = 0; l < a.nlocs; l++)
-            (void)ld_plain((const long *)shmem_ptr(loc_addr(a, s, l), a.perm[c_loc_home[l]]));
+            (void)ld_plain((const long *)harness_ptr(loc_addr(a, s, l), a.perm[c_loc_home[l]]));
     /* The start barrier of instance k lives on PE 0 of the job. */
-    long *start = (long *)shmem_ptr(a.ctl, 0) + (size_t)k * LINE;
+    long *start = (long *)harness_ptr(a.ctl, 0) + (size_t)k * LINE;
     add_sys(start);
     spin_until(a, start, a.nthreads, 0, t0);
     long r[PLAN_MAX_REGS] = {0}, nbi[PLAN_MAX_REGS] = {0};
@@ -304,7 +317,7 @@ __global__ void __launch_bounds__(256) litmus_kernel(kargs a) {
     if (a.serial) {
         fence_sys();
         for (int q = 0; q < a.npes; q++)
-            add_sys(shmem_ptr(a.seq, q));
+            add_sys(harness_ptr(a.seq, q));
     }
     add_sys(a.done);
 }

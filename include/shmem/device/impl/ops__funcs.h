@@ -131,9 +131,16 @@ template <int Quiet, int Bypass> SHMEMI_DI void shmemi_dorder_fence() {
     else
         shmemi_dfence_order<Bypass>();
 }
+/* The proxy's part of a quiet or fence (quiet_order__funcs.h, fence_order__funcs.h). */
+template <int Quiet> SHMEMI_DI void shmemi_dorder_proxy() {
+    if (Quiet)
+        shmemi_dquiet_proxy("shmem_quiet");
+    else
+        shmemi_dfence_proxy("shmem_fence");
+}
 template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
     shmemi_dorder_fence<1, Bypass>();
-    shmemi_dproxy_order<1>("shmem_quiet");
+    shmemi_dquiet_proxy("shmem_quiet");
 }
 /* Quiet (Quiet = 1) or fence (Quiet = 0) of a thread or group: every thread's stores are drained
  * and the group synchronized before one thread acts, so the fence covers the whole group's
@@ -149,7 +156,7 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
         if (shmemi_group_any<Group>(mine) && shmemi_group_rank<Group>() == 0)
             shmemi_dorder_fence<Quiet, 1>();
         if (shmemi_group_rank<Group>() == 0)
-            shmemi_dproxy_order<Quiet>(Quiet ? "shmem_quiet" : "shmem_fence");
+            shmemi_dorder_proxy<Quiet>();
         shmemi_group_sync<Group>();
         if (mine)
             shmemi_dtrack_settle(t);
@@ -159,7 +166,7 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
     shmemi_group_sync<Group>();
     if (shmemi_group_rank<Group>() == 0) {
         shmemi_dorder_fence<Quiet, Bypass>();
-        shmemi_dproxy_order<Quiet>(Quiet ? "shmem_quiet" : "shmem_fence");
+        shmemi_dorder_proxy<Quiet>();
     }
     shmemi_group_sync<Group>();
 }

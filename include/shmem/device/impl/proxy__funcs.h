@@ -35,7 +35,10 @@ SHMEMI_DI void shmemi_dproxy_wait(const char *call, const uint64_t *word, uint64
 SHMEMI_DI shmemi_dproxy_ticket shmemi_dproxy_take(const char *call) {
     const shmemi_proxy_ring_t &r = shmemi_dstate.proxy;
     shmemi_dproxy_ticket k;
-    k.t = shmemi_ptx_atom_add_relaxed<SHMEMI_SCOPE_SYSTEM>(r.issue, (uint64_t)1);
+    /* Device scope: every producer of this ring runs on this PE's GPU, and a system-scope atomic
+     * on pinned host memory is not supported where the host has no native atomics with the GPU
+     * (PCIe; compute-sanitizer's memcheck reports it as an invalid access). */
+    k.t = shmemi_ptx_atom_add_relaxed<SHMEMI_SCOPE_DEVICE>(r.issue, (uint64_t)1);
     const uint32_t s = (uint32_t)k.t & (r.n_slots - 1);
     k.cmd = r.cmd + s;
     k.slot = r.slot + s;

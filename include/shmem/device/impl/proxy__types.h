@@ -9,7 +9,8 @@
  * can load and store (pinned host memory mapped into the GPU).
  *
  * The protocol. Tickets number commands 0, 1, 2, ...; ticket t uses slot t mod n_slots.
- *  1. A producer takes a ticket t by a relaxed fetch-add of 1 on *issue.
+ *  1. A producer takes a ticket t by a relaxed device-scope fetch-add of 1 on *issue (every
+ *     producer of a ring runs on one GPU).
  *  2. It waits until slot.free == t (acquire): the slot's previous user, ticket t - n_slots, is
  *     done with it. Initially slot s's free is s.
  *  3. It writes the payload (PUT, PUT_SIGNAL) and the command's fields, then stores seq = t + 1

@@ -9,6 +9,10 @@
 
 #if SHMEMI_DEVICE_PASS
 template <int Bypass> SHMEMI_DI void shmemi_dfence_order() {}
+/* Nor does it send its proxy a FENCE command. */
+SHMEMI_DI void shmemi_dfence_proxy(const char *call) {
+    (void)call;
+}
 #endif /* SHMEMI_DEVICE_PASS */
 
 #endif /* SHMEM_DEVICE_IMPL_FENCE_ORDER__FUNCS_H */
