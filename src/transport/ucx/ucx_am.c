@@ -84,8 +84,12 @@ static am_item_t *queue_pop(void) {
 
 /* ---- the target: receiving and applying -------------------------------------------------- */
 
+/* The callbacks of requests made with one free the request themselves: ucp_request_free on a
+ * request still in flight would suppress its callback. */
 static void item_received(void *request, ucs_status_t status, size_t length, void *user_data) {
-    (void)request, (void)length;
+    (void)length;
+    if (request)
+        ucp_request_free(request);
     am_item_t *item = user_data;
     if (status != UCS_OK) {
         ucx_host->warn("network", "receiving an operation from PE %d failed: %s", item->req.src_pe,
@@ -122,8 +126,6 @@ static ucs_status_t request_arrived(void *arg, const void *header, size_t header
             queue_push(item);
         else if (UCS_PTR_IS_ERR(req))
             item_received(NULL, UCS_PTR_STATUS(req), 0, item);
-        else
-            ucp_request_free(req);
         return UCS_OK;
     }
     memcpy(item->data, data, length);
@@ -133,7 +135,8 @@ static ucs_status_t request_arrived(void *arg, const void *header, size_t header
 
 /* Frees an answer once UCX has sent it. */
 static void answer_sent(void *request, ucs_status_t status, void *user_data) {
-    (void)request, (void)status;
+    (void)status;
+    ucp_request_free(request);
     free(user_data);
 }
 
@@ -163,8 +166,6 @@ static void answer_send(int pe, const am_answer_t *a, const void *data, size_t l
             ucx_host->warn("network", "answering PE %d failed: %s", pe,
                            ucs_status_string(UCS_PTR_STATUS(req)));
         free(block);
-    } else {
-        ucp_request_free(req);
     }
 }
 
@@ -260,7 +261,9 @@ static void pending_done(ucx_am_pending_t *pending, int status, uint64_t value) 
 
 static void answer_data_received(void *request, ucs_status_t status, size_t length,
                                  void *user_data) {
-    (void)request, (void)length;
+    (void)length;
+    if (request)
+        ucp_request_free(request);
     ucx_am_pending_t *pending = user_data;
     pending_done(pending, status == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER, 0);
 }
@@ -294,8 +297,6 @@ static ucs_status_t answer_arrived(void *arg, const void *header, size_t header_
             pending_done(pending, a.status, a.value);
         else if (UCS_PTR_IS_ERR(req))
             pending_done(pending, SHMEMI_ERR_PEER, 0);
-        else
-            ucp_request_free(req);
         return UCS_OK;
     }
     if (length)
