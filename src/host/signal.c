@@ -31,6 +31,8 @@ void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void
             shmemi_route_transport(call, sig_addr, wpe, 1, &sig_seg, &sig_offset) == ops) {
             if (__builtin_expect(shmemi_state.debug, 0))
                 shmemi_check_symmetric(call, dest, len, wpe);
+            shmemi_nt_drain();
+            SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
             shmemi_status_t st = ops->put_signal(
                 shmemi_ctx_tctx(c, ops), seg, offset, source, len, sig_seg, sig_offset,
                 sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD, signal, wpe);
