@@ -196,11 +196,28 @@ static shmemi_status_t apply(const am_item_t *item, void *data, uint64_t *value_
 
 /* Set while this thread applies: an answer's wait must not start applying again under it. */
 static __thread int applying;
+/* One thread applies at a time, so requests are applied in the order they arrived: a PE's
+ * atomic set and the fetch it issues next land in that order even when the progress thread and
+ * a wait of the PE both look at the queue. */
+static pthread_mutex_t apply_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int apply_queue(void);
 
 int ucx_am_apply(void) {
-    if (applying || __atomic_load_n(&queue_len, __ATOMIC_ACQUIRE) == 0)
-        return 0;
-    applying = 1;
+    int n = 0;
+    while (!applying && __atomic_load_n(&queue_len, __ATOMIC_ACQUIRE) != 0) {
+        /* Another thread applies; it looks at the queue again after letting go. */
+        if (pthread_mutex_trylock(&apply_lock) != 0)
+            break;
+        applying = 1;
+        n += apply_queue();
+        applying = 0;
+        pthread_mutex_unlock(&apply_lock);
+    }
+    return n;
+}
+
+static int apply_queue(void) {
     int n = 0;
     /* Acknowledgements of consecutive operations of one context are sent as one. */
     am_answer_t ack = {.is_ack = 1};
@@ -241,7 +258,6 @@ int ucx_am_apply(void) {
     }
     if (ack_pe >= 0)
         answer_send(ack_pe, &ack, NULL, 0);
-    applying = 0;
     return n;
 }
 
@@ -376,13 +392,14 @@ shmemi_status_t ucx_am_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int se
                       .offset = offset,
                       .operand = operand,
                       .compare = compare};
-    if (!fetch_p)
+    /* Set waits for its answer, as it does on registered memory (a swap there). */
+    if (!fetch_p && op != SHMEMI_AMO_SET)
         return request_send(t, pe, &r, NULL, 0, NULL, "atomic");
     ucx_am_pending_t pending = {.t = t};
     shmemi_status_t st = request_send(t, pe, &r, NULL, 0, &pending, "atomic");
     if (st == SHMEMI_OK)
         st = pending_wait(t, &pending, "atomic", pe);
-    if (st == SHMEMI_OK)
+    if (st == SHMEMI_OK && fetch_p)
         *fetch_p = size == 4 ? (uint64_t)(uint32_t)pending.value : pending.value;
     return st;
 }
