@@ -23,6 +23,15 @@ static void print_network(void) {
                "%s\n",
                path);
         dlclose(handle);
+        /* Which of them a job registers with the network and which it delivers is decided at
+         * shmem_init (SHMEM_DEBUG=1 logs it per segment): docs/transports.md. */
+        int deliver_all = shmemi_env_bool("SHMEM_NET_DELIVER") == 1;
+        printf("              network segments: heap %s, data and internal segments %s\n",
+               deliver_all                            ? "delivered (SHMEM_NET_DELIVER=1)"
+               : SHMEM_PLATFORM == SHMEM_PLATFORM_CPU ? "registered"
+                                                      : "registered where UCX has a GPU memory "
+                                                        "type, else delivered",
+               deliver_all ? "delivered (SHMEM_NET_DELIVER=1)" : "registered");
     } else {
         const char *err = dlerror();
         printf("              ucx: not available (%s): a job stays on one node\n",

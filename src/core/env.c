@@ -92,6 +92,12 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "1: peers on this node are reached through the network transport too, not by load/store "
      "(for testing the network path on one node).",
      SHMEMI_ENV_SWITCH, NULL},
+    {"SHMEM_NET_DELIVER", "0",
+     "1: the network delivers every segment (operations travel as messages that the target "
+     "applies) instead of registering host memory with the NIC; for testing the path GPU heaps "
+     "take, and for NICs that cannot register memory. 0: only memory the network cannot "
+     "register (a GPU heap) is delivered.",
+     SHMEMI_ENV_SWITCH, NULL},
     {"SHMEM_NODE_NAME", "",
      "The name of this PE's node: PEs with the same name share a node. Unset: the launcher's "
      "host name of the PE (PMIx), else the host name.",

@@ -239,12 +239,9 @@ void shmemi_route_network(const char *call) {
     if (!need_network)
         return;
     int n = shmemi_state.n_pes, far = first_unmapped();
-    if (!shmemi_state.segments[0].ops->host_loadable)
-        shmemi_fatal(call,
-                     "PE %d is on node %d and this PE on node %d (or SHMEM_DISABLE_P2P=1), but "
-                     "the heap is GPU memory, which no network transport of this build reaches "
-                     "(kernels and host calls reach GPUs of one node only)",
-                     far, shmemi_routes[far].node, shmemi_routes[shmemi_state.my_pe].node);
+    int deliver_all = shmemi_env_bool("SHMEM_NET_DELIVER");
+    if (deliver_all < 0)
+        shmemi_fatal(call, "SHMEM_NET_DELIVER='%s' is not 0 or 1", getenv("SHMEM_NET_DELIVER"));
     char why[512];
     net_ops = shmemi_transport_plugin_load("ucx", why, sizeof(why));
     if (net_ops == NULL)
@@ -279,8 +276,22 @@ void shmemi_route_network(const char *call) {
                      net_ops->name, (int)peers_st);
     free(all);
 
+    /* A segment host code cannot load is delivered unless the network registers device memory:
+     * peers send their operations on it as messages, and this PE applies them
+     * (src/core/deliver.c). */
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
+        int host = seg->peer_base[shmemi_state.my_pe] != NULL;
+        shmemi_net_delivered[s] =
+            (uint8_t)(deliver_all == 1 ||
+                      (!host && !(net_ops->flags & SHMEMI_TRANSPORT_DEVICE_MEMORY)));
+    }
+    for (int s = 0; s < shmemi_state.n_segments; s++) {
+        shmemi_segment_t *seg = &shmemi_state.segments[s];
+        shmemi_debug_log("network transport %s: segment %d (%zu bytes, %s memory) %s",
+                         net_ops->name, s, seg->size,
+                         seg->peer_base[shmemi_state.my_pe] ? "host" : "GPU",
+                         shmemi_net_delivered[s] ? "delivered" : "registered");
         shmemi_status_t st = net_ops->mem_register(s, seg->local_base, seg->size, &blob, &len);
         if (st != SHMEMI_OK)
             shmemi_fatal(call,
@@ -331,6 +342,7 @@ void shmemi_route_finalize(void) {
             if (net_registered[s])
                 net_ops->mem_deregister(s);
         memset(net_registered, 0, sizeof(net_registered));
+        memset(shmemi_net_delivered, 0, sizeof(shmemi_net_delivered));
         net_ops->finalize();
         net_ops = NULL;
         shmemi_transport_plugins_unload();

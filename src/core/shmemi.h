@@ -311,6 +311,9 @@ typedef struct shmemi_transport_ctx shmemi_transport_ctx_t;
  * software atomics): the library then progresses it in every wait and, by default, from a
  * progress thread. */
 #define SHMEMI_TRANSPORT_NEEDS_PROGRESS 0x4u
+/* A network transport that registers memory host code cannot load (UCX built with a GPU memory
+ * type): such segments are registered like host memory, not delivered (src/core/deliver.c). */
+#define SHMEMI_TRANSPORT_DEVICE_MEMORY 0x8u
 
 /* A transport: an ops table filled with designated initializers. No slot is NULL: an operation a
  * transport does not have points to the matching shmemi_transport_unsupported_* stub. Remote
@@ -471,9 +474,34 @@ typedef struct shmemi_plugin_host {
      * progress(), and the waits of the transport's own blocking operations; never by wait(). The
      * progress thread sleeps while it moves (src/core/route.c). */
     unsigned long *pe_progress;
+    /* -- delivery (src/core/deliver.c): segments the network cannot register -- */
+    /* Nonzero when this PE's segment is to be delivered, not registered: mem_register then
+     * describes it as delivered, and peers send their operations on it as messages that this
+     * PE applies through the functions below. */
+    int (*segment_delivered)(int segment);
+    /* Apply an operation on this PE's own segment, outside any callback of the network: host
+     * memory by memcpy and CPU atomics, GPU memory through the segment's mapping transport
+     * (copies, and the GPU's own atomics). They return when the operation is done; source, dest
+     * and fetch_p are host memory. SHMEMI_ERR_INVALID when the range is not in the segment. */
+    shmemi_status_t (*deliver_put)(int segment, size_t offset, const void *source, size_t len);
+    shmemi_status_t (*deliver_get)(int segment, size_t offset, void *dest, size_t len);
+    shmemi_status_t (*deliver_amo)(int segment, size_t offset, shmemi_amo_op_t op, uint64_t operand,
+                                   uint64_t compare, size_t size, uint64_t *fetch_p);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 2
+#define SHMEMI_PLUGIN_ABI 3
+
+/* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
+
+/* Which of this PE's segments the network delivers (decided by shmemi_route_network before it
+ * registers them): a segment host code cannot load (the GPU heap) unless the network transport
+ * registers device memory, and every segment under SHMEM_NET_DELIVER=1. */
+extern uint8_t shmemi_net_delivered[SHMEMI_MAX_SEGMENTS];
+int shmemi_deliver_segment_delivered(int segment);
+shmemi_status_t shmemi_deliver_put(int segment, size_t offset, const void *source, size_t len);
+shmemi_status_t shmemi_deliver_get(int segment, size_t offset, void *dest, size_t len);
+shmemi_status_t shmemi_deliver_amo(int segment, size_t offset, shmemi_amo_op_t op, uint64_t operand,
+                                   uint64_t compare, size_t size, uint64_t *fetch_p);
 
 /* The counter behind shmemi_plugin_host_t.pe_progress (src/core/transport.c). */
 extern unsigned long shmemi_transport_pe_progress;

@@ -59,6 +59,10 @@ static const shmemi_plugin_host_t plugin_host_template = {
     .warn = shmemi_warn,
     .fatal = shmemi_fatal,
     .debug_log = shmemi_debug_log,
+    .segment_delivered = shmemi_deliver_segment_delivered,
+    .deliver_put = shmemi_deliver_put,
+    .deliver_get = shmemi_deliver_get,
+    .deliver_amo = shmemi_deliver_amo,
 };
 static shmemi_plugin_host_t plugin_host;
 static volatile int plugin_closing;

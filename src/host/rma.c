@@ -3,6 +3,8 @@
  * forms, and _nbi. On the load/store path a put is a copy into the peer's mapping (relaxed, done
  * at return), so _nbi forms are the blocking ones; a BYPASS context copies 4 KiB and more with
  * non-temporal stores that fence and quiet drain. */
+#include <stdlib.h>
+
 #include "core/shmemi.h"
 #include "host/rma_internal.h"
 
@@ -112,14 +114,33 @@ void shmemi_transport_failed(const char *call, const shmemi_transport_ops_t *ops
                  (int)status, addr);
 }
 
+/* A host buffer for the bytes of this PE's GPU heap that a network operation reads or writes:
+ * the network transport takes host memory only (docs/transports.md, "Delivered segments"). */
+static void *bounce_alloc(const char *call, size_t len, int pe) {
+    void *b = malloc(len);
+    if (!b)
+        shmemi_fatal(call, "out of memory for a host copy of %zu bytes of the GPU heap (PE %d)",
+                     len, pe);
+    return b;
+}
+
 static void transport_put(const char *call, const struct shmemi_ctx *c, void *dest,
                           const void *source, size_t len, int pe, int nbi) {
     int seg;
     size_t offset;
     const shmemi_transport_ops_t *ops = shmemi_route_transport(call, dest, pe, 0, &seg, &offset);
     shmemi_transport_ctx_t *tctx = shmemi_ctx_tctx(c, ops);
-    shmemi_status_t st = nbi ? ops->put_nbi(tctx, seg, offset, source, len, pe)
-                             : ops->put(tctx, seg, offset, source, len, pe);
+    shmemi_status_t st;
+    if (ops == shmemi_transport_net && shmemi_local_on_device(source)) {
+        /* Blocking: the put is locally complete at return, so the copy can go. */
+        void *b = bounce_alloc(call, len, pe);
+        shmemi_local_read(call, b, source, len);
+        st = ops->put(tctx, seg, offset, b, len, pe);
+        free(b);
+    } else {
+        st = nbi ? ops->put_nbi(tctx, seg, offset, source, len, pe)
+                 : ops->put(tctx, seg, offset, source, len, pe);
+    }
     if (st != SHMEMI_OK)
         shmemi_transport_failed(call, ops, st, dest, pe);
 }
@@ -130,8 +151,17 @@ static void transport_get(const char *call, const struct shmemi_ctx *c, void *de
     size_t offset;
     const shmemi_transport_ops_t *ops = shmemi_route_transport(call, source, pe, 0, &seg, &offset);
     shmemi_transport_ctx_t *tctx = shmemi_ctx_tctx(c, ops);
-    shmemi_status_t st = nbi ? ops->get_nbi(tctx, dest, seg, offset, len, pe)
-                             : ops->get(tctx, dest, seg, offset, len, pe);
+    shmemi_status_t st;
+    if (ops == shmemi_transport_net && shmemi_local_on_device(dest)) {
+        void *b = bounce_alloc(call, len, pe);
+        st = ops->get(tctx, b, seg, offset, len, pe);
+        if (st == SHMEMI_OK)
+            shmemi_local_write(call, dest, b, len);
+        free(b);
+    } else {
+        st = nbi ? ops->get_nbi(tctx, dest, seg, offset, len, pe)
+                 : ops->get(tctx, dest, seg, offset, len, pe);
+    }
     if (st != SHMEMI_OK)
         shmemi_transport_failed(call, ops, st, source, pe);
 }

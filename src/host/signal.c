@@ -12,7 +12,6 @@ void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shmemi_fatal(call, "invalid signal operator %d (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD)",
                      sig_op);
-    shmemi_put_bytes(call, ctx, dest, source, len, pe);
     struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
     int wpe = shmemi_ctx_world_pe(call, c, pe);
     if (__builtin_expect(shmemi_state.debug, 0)) {
@@ -20,6 +19,29 @@ void shmemi_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const void
         shmemi_check_aligned(call, sig_addr, sizeof(*sig_addr), wpe);
     }
     uint64_t *r = shmemi_amo_ptr(sig_addr, wpe);
+    if (__builtin_expect(r == NULL && len > 0 && shmemi_transport_net != NULL, 0) &&
+        shmemi_ptr(dest, wpe) == NULL && !shmemi_local_on_device(source)) {
+        /* Data and signal both over the network: the transport's put-with-signal (one message
+         * where the target's segments are delivered). */
+        int seg, sig_seg;
+        size_t offset, sig_offset;
+        const shmemi_transport_ops_t *ops =
+            shmemi_route_transport(call, dest, wpe, 0, &seg, &offset);
+        if (ops == shmemi_transport_net &&
+            shmemi_route_transport(call, sig_addr, wpe, 1, &sig_seg, &sig_offset) == ops) {
+            if (__builtin_expect(shmemi_state.debug, 0))
+                shmemi_check_symmetric(call, dest, len, wpe);
+            shmemi_nt_drain();
+            SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+            shmemi_status_t st = ops->put_signal(
+                shmemi_ctx_tctx(c, ops), seg, offset, source, len, sig_seg, sig_offset,
+                sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD, signal, wpe);
+            if (st != SHMEMI_OK)
+                shmemi_transport_failed(call, ops, st, dest, wpe);
+            return;
+        }
+    }
+    shmemi_put_bytes(call, ctx, dest, source, len, pe);
     if (__builtin_expect(r == NULL, 0)) {
         shmem_ctx_fence(ctx);
         shmemi_amo_post(call, ctx, sig_op == SHMEM_SIGNAL_SET ? SHMEMI_AMO_SET : SHMEMI_AMO_ADD,

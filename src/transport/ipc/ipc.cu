@@ -202,11 +202,26 @@ static shmemi_status_t ipc_local_fill(void *dest, int value, size_t len) {
     return SHMEMI_OK;
 }
 
+/* The calling thread's current GPU is this PE's: delivery (src/core/deliver.c) applies peers'
+ * operations from whichever thread progressed the network (the progress thread, the proxy's
+ * consumer), and the CUDA/HIP runtime keeps the current device per thread. */
+static __thread int ipc_thread_device = -1;
+
+static int ipc_thread_select(void) {
+    if (ipc_thread_device == ipc_device)
+        return 0;
+    if (ipc_check("selecting the GPU", shmemi_gpu_set_device(ipc_device)) != 0)
+        return -1;
+    ipc_thread_device = ipc_device;
+    return 0;
+}
+
 /* A synchronous copy on the copy stream. Host operations on the heap (RMA, AMOs, and the host's
  * loads and stores of heap words in waits, tests and bypass accesses) must not wait for kernels
  * in flight: one of them may be waiting for this very operation. */
 static shmemi_status_t ipc_copy(const char *what, void *dest, const void *source, size_t len) {
-    if (ipc_check(what, shmemi_gpu_memcpy_async(dest, source, len, shmemi_gpu_memcpy_default,
+    if (ipc_thread_select() != 0 ||
+        ipc_check(what, shmemi_gpu_memcpy_async(dest, source, len, shmemi_gpu_memcpy_default,
                                                 copy_stream)) != 0 ||
         ipc_check(what, shmemi_gpu_stream_synchronize(copy_stream)) != 0)
         return SHMEMI_ERR_IO;
@@ -287,6 +302,8 @@ static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, uint64_t *fetc
                                      uint64_t operand, uint64_t compare) {
     T v = (T)operand, c = (T)compare;
     T old = 0;
+    if (ipc_thread_select() != 0)
+        return SHMEMI_ERR_IO;
     pthread_mutex_lock(&amo_lock);
     ipc_amo_kernel<T><<<1, 1, 0, copy_stream>>>((int)op, (T *)r, (T *)amo_fetch, v, c);
     shmemi_status_t st = ipc_check("AMO", shmemi_gpu_get_last_error()) != 0

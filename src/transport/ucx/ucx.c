@@ -8,6 +8,7 @@
 
 const shmemi_plugin_host_t *ucx_host;
 ucx_state_t ucx;
+static shmemi_transport_ops_t ucx_ops;
 
 static void ucx_warn_status(const char *what, ucs_status_t st) {
     ucx_host->warn("ucx", "%s failed: %s", what, ucs_status_string(st));
@@ -23,7 +24,8 @@ static shmemi_status_t ucx_init(void) {
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM |
+                    UCP_FEATURE_WAKEUP,
         .mt_workers_shared = 1,
         .estimated_num_eps = (size_t)ucx_host->n_pes,
     };
@@ -33,6 +35,14 @@ static shmemi_status_t ucx_init(void) {
         ucx_warn_status("ucp_init", st);
         return SHMEMI_ERR_IO;
     }
+    /* Memory host code cannot load is registered only where this UCX knows a GPU memory type;
+     * elsewhere the library has it delivered (ucx_am.c). */
+    ucp_context_attr_t cattr = {.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES};
+    if (ucp_context_query(ucx.context, &cattr) == UCS_OK &&
+        (cattr.memory_types & (UCS_BIT(UCS_MEMORY_TYPE_CUDA) | UCS_BIT(UCS_MEMORY_TYPE_ROCM))) != 0)
+        ucx_ops.flags |= SHMEMI_TRANSPORT_DEVICE_MEMORY;
+    else
+        ucx_ops.flags &= ~SHMEMI_TRANSPORT_DEVICE_MEMORY;
     /* The default worker is progressed by the progress thread and by every thread's waits. */
     ucp_worker_params_t wparams = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
                                    .thread_mode = UCS_THREAD_MODE_MULTI};
@@ -52,17 +62,20 @@ static shmemi_status_t ucx_init(void) {
         ucx_host->fatal("shmem_init",
                         "SHMEM_NETWORK_TIMEOUT='%s' is not a number of seconds (0: no limit)",
                         timeout);
-    return SHMEMI_OK;
+    return ucx_am_init();
 }
 
 static shmemi_status_t ucx_finalize(void) {
+    ucx_am_finalize();
     ucx_ctx_destroy_all();
     for (int s = 0; s < SHMEMI_MAX_SEGMENTS; s++) {
         for (int pe = 0; ucx.seg[s].peer_blob && pe < ucx_host->n_pes; pe++)
             free(ucx.seg[s].peer_blob[pe]);
         free(ucx.seg[s].peer_blob);
         free(ucx.seg[s].peer_blob_len);
+        free(ucx.seg[s].peer_delivered);
     }
+    free(ucx.peer_any_delivered);
     for (int pe = 0; ucx.peer_address && pe < ucx_host->n_pes; pe++)
         free(ucx.peer_address[pe]);
     free(ucx.peer_address);
@@ -195,6 +208,16 @@ int ucx_blob_parse(const void *blob, size_t len, uint64_t *base_p, const void **
 
 static shmemi_status_t ucx_mem_register(int s, void *base, size_t size, const void **blob_p,
                                         size_t *len_p) {
+    if (ucx_host->segment_delivered(s)) {
+        uint64_t payload = size;
+        ucx.seg[s].blob =
+            frame_make(UCX_FRAME_DELIVERED, &payload, sizeof(payload), &ucx.seg[s].blob_len);
+        if (!ucx.seg[s].blob)
+            return SHMEMI_ERR_NOMEM;
+        *blob_p = ucx.seg[s].blob;
+        *len_p = ucx.seg[s].blob_len;
+        return SHMEMI_OK;
+    }
     ucp_mem_map_params_t params = {
         .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
         .address = base,
@@ -224,10 +247,31 @@ static shmemi_status_t ucx_mem_register(int s, void *base, size_t size, const vo
     return SHMEMI_OK;
 }
 
+/* Records that pe's copy of segment s is delivered. */
+static shmemi_status_t peer_delivered(int s, int pe) {
+    int n = ucx_host->n_pes;
+    if (!ucx.seg[s].peer_delivered)
+        ucx.seg[s].peer_delivered = calloc((size_t)n, 1);
+    if (!ucx.peer_any_delivered)
+        ucx.peer_any_delivered = calloc((size_t)n, 1);
+    if (!ucx.seg[s].peer_delivered || !ucx.peer_any_delivered)
+        return SHMEMI_ERR_NOMEM;
+    ucx.seg[s].peer_delivered[pe] = 1;
+    ucx.peer_any_delivered[pe] = 1;
+    return SHMEMI_OK;
+}
+
 static shmemi_status_t ucx_mem_peer(int s, int pe, const void *blob, size_t len) {
     uint64_t base;
     const void *rkey;
     size_t rkey_len;
+    const void *delivered;
+    size_t delivered_len;
+    const char *why_not_delivered;
+    if (ucx_frame_check(blob, len, UCX_FRAME_DELIVERED, &delivered, &delivered_len,
+                        &why_not_delivered) == 0 &&
+        delivered_len == sizeof(uint64_t))
+        return peer_delivered(s, pe);
     if (ucx_blob_parse(blob, len, &base, &rkey, &rkey_len) != 0) {
         const void *payload;
         size_t payload_len;
@@ -295,7 +339,7 @@ static shmemi_status_t ucx_no_local_copy(void *dest, const void *source, size_t 
     return SHMEMI_ERR_UNSUPPORTED;
 }
 
-static const shmemi_transport_ops_t ucx_ops = {
+static shmemi_transport_ops_t ucx_ops = {
     .name = "ucx",
     .flags = SHMEMI_TRANSPORT_NETWORK | SHMEMI_TRANSPORT_NEEDS_PROGRESS,
     .host_loadable = 1,

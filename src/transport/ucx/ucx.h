@@ -41,7 +41,11 @@ typedef struct {
         void *rkey_buffer;
         unsigned char **peer_blob;
         size_t *peer_blob_len;
+        /* n_pes flags: the peer's copy is delivered (ucx_am.c), not registered */
+        uint8_t *peer_delivered;
     } seg[SHMEMI_MAX_SEGMENTS];
+    /* n_pes flags: some segment of the peer is delivered (fence then waits, ucx_ctx.c) */
+    uint8_t *peer_any_delivered;
     /* Seconds a blocking operation may wait for a peer; 0: forever. */
     double timeout;
 } ucx_state_t;
@@ -70,6 +74,10 @@ struct shmemi_transport_ctx {
     ucx_peer_t **peers;   /* n_pes pointers, NULL until first use */
     int *connected;       /* the PEs with an endpoint, in order of connection */
     int n_connected;
+    /* Operations on delivered segments sent, and answered (acknowledged or replied to) by their
+     * targets once applied; quiet waits until the two agree. */
+    uint64_t am_sent;
+    uint64_t am_done;
     struct shmemi_transport_ctx *next; /* every live context, for quiet(NULL) */
 };
 
@@ -83,6 +91,8 @@ typedef struct {
 } ucx_frame_t;
 #define UCX_FRAME_ADDRESS 0x53484d41u /* "SHMA" */
 #define UCX_FRAME_SEGMENT 0x53484d53u /* "SHMS" */
+/* A delivered segment: its size, no rkey (peers send operations on it as messages). */
+#define UCX_FRAME_DELIVERED 0x53484d44u /* "SHMD" */
 
 /* The payload of a framed blob of len bytes: 0 and *payload_p, *payload_len_p set when it is a
  * whole blob of kind magic whose contents are intact, else -1 and *why_p says what is wrong. */
@@ -115,6 +125,53 @@ shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
 int ucx_progress(void);
 int ucx_wait(long timeout_us, int pe_thread);
+
+/* Shared by the contexts and the delivery protocol (ucx_ctx.c). */
+ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe);
+/* Waits for a request of UCX, progressing the worker and applying delivered operations. */
+shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const char *what, int pe);
+double ucx_now(void);
+__attribute__((noreturn)) void ucx_timed_out(const char *what, int pe);
+
+/* Delivered segments (ucx_am.c). An operation whose answer the source waits for: a get's data,
+ * a fetched value. On the caller's stack for blocking operations; owned by the answer (freed
+ * when it arrives) for get_nbi. */
+typedef struct {
+    shmemi_transport_ctx_t *t;
+    void *dest;
+    size_t len;
+    uint64_t value;
+    int status;
+    int done;
+    int owned_by_answer;
+} ucx_am_pending_t;
+
+/* Sets the active message handlers and the context that answers go out on. */
+shmemi_status_t ucx_am_init(void);
+/* Frees requests never applied (finalize). */
+void ucx_am_finalize(void);
+/* Applies the requests peers have sent and answers them; outside UCX's callbacks. Returns how
+ * many it applied (0 as well inside an application of this thread). */
+int ucx_am_apply(void);
+/* The operations of the ops table on a delivered segment of pe. put and put_signal return when
+ * source may be reused; get (nbi 0) and a fetching AMO when the answer is in. */
+shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                           const void *source, size_t len, int pe);
+shmemi_status_t ucx_am_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
+                           size_t len, int pe, int nbi);
+shmemi_status_t ucx_am_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segment,
+                           size_t offset, uint64_t *fetch_p, uint64_t operand, uint64_t compare,
+                           size_t size, int pe);
+shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                  const void *source, size_t len, int sig_segment,
+                                  size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
+                                  int pe);
+/* Returns once every delivered operation t sent is applied at its target. */
+shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t);
+/* Nonzero when pe's copy of segment is delivered. */
+static inline int ucx_delivered(int segment, int pe) {
+    return ucx.seg[segment].peer_delivered && ucx.seg[segment].peer_delivered[pe];
+}
 
 /* One pass of a thread of the PE over the worker's progress, counted in the host's pe_progress so
  * that the progress thread stays asleep while the PE progresses by itself. */

@@ -7,7 +7,9 @@
  *                        context needs, never less)
  *   quiet                ucp_ep_flush_nbx on each endpoint of the context that has issued
  *                        a put, a non-blocking get or a posted AMO since its last flush
- *   put-with-signal      put, ucp_worker_fence, then the signal's AMO */
+ *   put-with-signal      put, ucp_worker_fence, then the signal's AMO
+ * Operations on a delivered segment of the target (ucx_am.c) are active messages instead; where a
+ * target has one, fence waits for those answers and flushes (ucx_fence). */
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +21,7 @@
 static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
 static shmemi_transport_ctx_t *contexts;
 
-static double now(void) {
+double ucx_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -37,7 +39,7 @@ static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status) {
                     pe, ucs_status_string(status));
 }
 
-static void timed_out(const char *what, int pe) {
+void ucx_timed_out(const char *what, int pe) {
     char whom[32] = "every PE";
     if (pe >= 0)
         snprintf(whom, sizeof(whom), "PE %d", pe);
@@ -47,10 +49,10 @@ static void timed_out(const char *what, int pe) {
                     what, whom, ucx.timeout);
 }
 
-/* Waits for req, progressing the worker (which also answers peers waiting for this PE). Fatal,
- * naming pe, after ucx.timeout seconds. */
-static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const char *what,
-                                    int pe) {
+/* Waits for req, progressing the worker (which also answers peers waiting for this PE) and
+ * applying the operations peers sent on delivered segments. Fatal, naming pe, after ucx.timeout
+ * seconds. */
+shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const char *what, int pe) {
     if (req == NULL)
         return SHMEMI_OK;
     if (UCS_PTR_IS_ERR(req)) {
@@ -63,12 +65,13 @@ static shmemi_status_t wait_request(shmemi_transport_ctx_t *t, void *req, const 
     ucs_status_t st;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
         ucx_pe_progress(t->worker);
+        ucx_am_apply();
         if ((++spins & 1023) == 0 && ucx.timeout > 0) {
-            double clock = now();
+            double clock = ucx_now();
             if (start == 0)
                 start = clock;
             else if (clock - start > ucx.timeout)
-                timed_out(what, pe);
+                ucx_timed_out(what, pe);
         }
     }
     ucp_request_free(req);
@@ -165,7 +168,7 @@ static ucx_peer_t *spare_take(int pe) {
 static void spare_put(shmemi_transport_ctx_t *t, int pe) {
     ucx_peer_t *p = t->peers[pe];
     ucp_request_param_t param = {0};
-    (void)wait_request(t, ucp_ep_flush_nbx(p->ep, &param), "quiet", pe);
+    (void)ucx_wait_request(t, ucp_ep_flush_nbx(p->ep, &param), "quiet", pe);
     pthread_mutex_lock(&spares_lock);
     if (!spares)
         spares = calloc((size_t)ucx_host->n_pes, sizeof(*spares));
@@ -189,6 +192,8 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
             break;
         }
     pthread_mutex_unlock(&contexts_lock);
+    if (!*ucx_host->closing)
+        (void)ucx_am_complete(t);
     for (int i = 0; i < t->n_connected; i++) {
         if (*ucx_host->closing)
             peer_destroy(t, t->connected[i]);
@@ -213,7 +218,7 @@ void ucx_ctx_destroy_all(void) {
 }
 
 /* The endpoint to pe on context t, made on first use. */
-static ucx_peer_t *peer_get(shmemi_transport_ctx_t *t, int pe) {
+ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe) {
     ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
     if (__builtin_expect(p != NULL, 1))
         return p;
@@ -292,7 +297,7 @@ static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size
 
 /* The endpoint, rkey and remote address of (segment, offset) on pe, or SHMEMI_ERR_PEER. */
 #define TARGET(t, pe, segment, offset)                                                             \
-    ucx_peer_t *p = peer_get((t), (pe));                                                           \
+    ucx_peer_t *p = ucx_peer_get((t), (pe));                                                       \
     uint64_t raddr = 0;                                                                            \
     ucp_rkey_h rkey = p ? rkey_get((t), p, (segment), (offset), (pe), &raddr) : NULL;              \
     if (rkey == NULL)                                                                              \
@@ -300,16 +305,20 @@ static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size
 
 shmemi_status_t ucx_put(shmemi_transport_ctx_t *t, int segment, size_t offset, const void *source,
                         size_t len, int pe) {
+    if (ucx_delivered(segment, pe))
+        return ucx_am_put(t, segment, offset, source, len, pe);
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
     /* Its request completes when source may be reused; the put is remote at the flush. */
     void *req = ucp_put_nbx(p->ep, source, len, raddr, rkey, &param);
     issued(p);
-    return wait_request(t, req, "put", pe);
+    return ucx_wait_request(t, req, "put", pe);
 }
 
 shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
                             const void *source, size_t len, int pe) {
+    if (ucx_delivered(segment, pe))
+        return ucx_am_put(t, segment, offset, source, len, pe);
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
     return post_request(p, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
@@ -317,13 +326,17 @@ shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offse
 
 shmemi_status_t ucx_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
                         size_t len, int pe) {
+    if (ucx_delivered(segment, pe))
+        return ucx_am_get(t, dest, segment, offset, len, pe, 0);
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
-    return wait_request(t, ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
+    return ucx_wait_request(t, ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
 }
 
 shmemi_status_t ucx_get_nbi(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
                             size_t len, int pe) {
+    if (ucx_delivered(segment, pe))
+        return ucx_am_get(t, dest, segment, offset, len, pe, 1);
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
     return post_request(p, ucp_get_nbx(p->ep, dest, len, raddr, rkey, &param), "get", pe);
@@ -332,6 +345,11 @@ shmemi_status_t ucx_get_nbi(shmemi_transport_ctx_t *t, void *dest, int segment, 
 shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segment, size_t offset,
                         uint64_t *fetch_p, uint64_t operand, uint64_t compare, size_t size,
                         int pe) {
+    if (ucx_delivered(segment, pe)) {
+        if (size != 4 && size != 8)
+            return SHMEMI_ERR_UNSUPPORTED;
+        return ucx_am_amo(t, op, segment, offset, fetch_p, operand, compare, size, pe);
+    }
     TARGET(t, pe, segment, offset);
     ucp_atomic_op_t opcode;
     int fetching = fetch_p != NULL;
@@ -383,7 +401,7 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
     void *req = ucp_atomic_op_nbx(p->ep, opcode, &value, 1, raddr, rkey, &param);
     if (!fetching)
         return post_request(p, req, "atomic", pe);
-    shmemi_status_t st = wait_request(t, req, "atomic", pe);
+    shmemi_status_t st = ucx_wait_request(t, req, "atomic", pe);
     if (st == SHMEMI_OK && fetch_p)
         *fetch_p = size == 4 ? (uint64_t)(uint32_t)reply : reply;
     return st;
@@ -392,6 +410,9 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
 shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                const void *source, size_t len, int sig_segment, size_t sig_offset,
                                shmemi_amo_op_t sig_op, uint64_t signal, int pe) {
+    if (ucx_delivered(segment, pe) && ucx_delivered(sig_segment, pe))
+        return ucx_am_put_signal(t, segment, offset, source, len, sig_segment, sig_offset, sig_op,
+                                 signal, pe);
     shmemi_status_t st = ucx_put(t, segment, offset, source, len, pe);
     if (st != SHMEMI_OK)
         return st;
@@ -401,8 +422,40 @@ shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *t, int segment, size_t of
     return ucx_amo(t, sig_op, sig_segment, sig_offset, NULL, signal, 0, sizeof(uint64_t), pe);
 }
 
+static shmemi_status_t flush(shmemi_transport_ctx_t *t);
+
+/* Nonzero when pe (every PE: -1) has a delivered segment. */
+static int fence_waits(int pe) {
+    if (!ucx.peer_any_delivered)
+        return 0;
+    if (pe >= 0)
+        return ucx.peer_any_delivered[pe];
+    for (int q = 0; q < ucx_host->n_pes; q++)
+        if (ucx.peer_any_delivered[q])
+            return 1;
+    return 0;
+}
+
+/* ucp_worker_fence orders RMA and AMOs; active messages it does not order, in UCX's words or in
+ * its protocols (a rendezvous message lands when its data has been pulled). So where pe has a
+ * delivered segment, the fence completes what the context issued: the delivered operations are
+ * applied (their answers are in) and the endpoint to pe is flushed, so that neither kind can
+ * pass the other. */
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *t, int pe) {
-    (void)pe;
+    if (fence_waits(pe)) {
+        shmemi_status_t result = ucx_am_complete(t);
+        ucx_peer_t *p = pe >= 0 ? __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE) : NULL;
+        shmemi_status_t st;
+        if (pe < 0) {
+            st = flush(t);
+        } else if (p) {
+            ucp_request_param_t param = {0};
+            st = ucx_wait_request(t, ucp_ep_flush_nbx(p->ep, &param), "fence", pe);
+        } else {
+            st = SHMEMI_OK;
+        }
+        return result != SHMEMI_OK ? result : st;
+    }
     ucs_status_t st = ucp_worker_fence(t->worker);
     return st == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER;
 }
@@ -445,7 +498,7 @@ static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
     shmemi_status_t result = SHMEMI_OK;
     for (int i = 0; i < n; i++) {
         int flushing = reqs[i] != NULL;
-        shmemi_status_t st = wait_request(t, reqs[i], "quiet", t->connected[i]);
+        shmemi_status_t st = ucx_wait_request(t, reqs[i], "quiet", t->connected[i]);
         if (st != SHMEMI_OK)
             result = st;
         else if (flushing)
@@ -455,7 +508,8 @@ static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
         free(counts);
     if (reqs != stack)
         free(reqs);
-    return result;
+    shmemi_status_t st = ucx_am_complete(t);
+    return result != SHMEMI_OK ? result : st;
 }
 
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
@@ -478,6 +532,9 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
 int ucx_wait(long timeout_us, int pe_thread) {
     if (pe_thread)
         __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
+    /* Operations already received (a rendezvous payload that landed) raise no event. */
+    if (ucx_am_apply() != 0)
+        return 1;
     struct timespec limit = {.tv_sec = timeout_us / 1000000,
                              .tv_nsec = (timeout_us % 1000000) * 1000};
     ucs_status_t st = ucp_worker_arm(ucx.worker);
@@ -492,13 +549,15 @@ int ucx_wait(long timeout_us, int pe_thread) {
     int progressed = 0;
     while (ucp_worker_progress(ucx.worker) != 0) {
         progressed = 1;
+        ucx_am_apply();
         /* A wait of the PE goes back to look at its word after each pass. */
         if (pe_thread || __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
             break;
     }
-    return progressed;
+    return ucx_am_apply() != 0 || progressed;
 }
 
 int ucx_progress(void) {
-    return ucx_pe_progress(ucx.worker) != 0;
+    int progressed = ucx_pe_progress(ucx.worker) != 0;
+    return ucx_am_apply() != 0 || progressed;
 }

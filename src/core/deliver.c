@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Delivery: the target's side of operations on segments the network transport cannot register
+ * (docs/transports.md, "Delivered segments"). The network carries the operation to this PE as a
+ * message; the transport calls these functions to apply it, outside its own callbacks, in
+ * whichever thread progressed the network (a library wait, the progress thread, the proxy's
+ * consumer). Host memory is applied by memcpy and CPU atomics; GPU memory through the segment's
+ * mapping transport with pe = this PE (ipc: copies on its copy stream, AMOs by a one-thread
+ * kernel with system-scope atomics), so remote AMOs on a GPU word are atomic with the kernels'
+ * own. */
+#include <string.h>
+
+#include "shmemi.h"
+
+uint8_t shmemi_net_delivered[SHMEMI_MAX_SEGMENTS];
+
+int shmemi_deliver_segment_delivered(int segment) {
+    return segment >= 0 && segment < SHMEMI_MAX_SEGMENTS && shmemi_net_delivered[segment];
+}
+
+/* This PE's segment s when [offset, offset + len) lies in it, else NULL. */
+static const shmemi_segment_t *segment_range(int s, size_t offset, size_t len) {
+    if (s < 0 || s >= shmemi_state.n_segments)
+        return NULL;
+    const shmemi_segment_t *seg = &shmemi_state.segments[s];
+    if (offset > seg->size || len > seg->size - offset)
+        return NULL;
+    return seg;
+}
+
+/* Nonzero when host code loads and stores the segment: this PE maps its own copy. */
+static int host_memory(const shmemi_segment_t *seg) {
+    return seg->peer_base[shmemi_state.my_pe] != NULL;
+}
+
+shmemi_status_t shmemi_deliver_put(int s, size_t offset, const void *source, size_t len) {
+    const shmemi_segment_t *seg = segment_range(s, offset, len);
+    if (!seg)
+        return SHMEMI_ERR_INVALID;
+    if (!host_memory(seg))
+        return seg->ops->put(NULL, s, offset, source, len, shmemi_state.my_pe);
+    char *r = seg->local_base + offset;
+    /* An aligned word is one store, so that a one-element put used as a flag is never torn. */
+    if (len == 8 && ((uintptr_t)r & 7) == 0) {
+        uint64_t v;
+        memcpy(&v, source, 8);
+        __atomic_store_n((uint64_t *)r, v, __ATOMIC_RELAXED);
+    } else if (len == 4 && ((uintptr_t)r & 3) == 0) {
+        uint32_t v;
+        memcpy(&v, source, 4);
+        __atomic_store_n((uint32_t *)r, v, __ATOMIC_RELAXED);
+    } else {
+        memcpy(r, source, len);
+    }
+    /* What follows (a signal, the acknowledgement that quiet waits for) is ordered after it. */
+    shmemi_full_fence();
+    return SHMEMI_OK;
+}
+
+shmemi_status_t shmemi_deliver_get(int s, size_t offset, void *dest, size_t len) {
+    const shmemi_segment_t *seg = segment_range(s, offset, len);
+    if (!seg)
+        return SHMEMI_ERR_INVALID;
+    if (!host_memory(seg))
+        return seg->ops->get(NULL, dest, s, offset, len, shmemi_state.my_pe);
+    shmemi_full_fence();
+    const char *r = seg->local_base + offset;
+    if (len == 8 && ((uintptr_t)r & 7) == 0) {
+        uint64_t v = __atomic_load_n((const uint64_t *)r, __ATOMIC_RELAXED);
+        memcpy(dest, &v, 8);
+    } else if (len == 4 && ((uintptr_t)r & 3) == 0) {
+        uint32_t v = __atomic_load_n((const uint32_t *)r, __ATOMIC_RELAXED);
+        memcpy(dest, &v, 4);
+    } else {
+        memcpy(dest, r, len);
+    }
+    return SHMEMI_OK;
+}
+
+/* The AMO op on the size-byte word at p as an acquire-release operation (set: a release store,
+ * fetch: an acquire load): the AMO is ordered after what was applied before it (the payload of a
+ * put-with-signal) in a way race detectors see too, which they do not for a fence before a
+ * relaxed AMO. Returns the old bits, zero-extended. */
+#define DELIVER_AMO_SIZED(BITS)                                                                    \
+    static uint64_t deliver_amo##BITS(shmemi_amo_op_t op, uint##BITS##_t *p, uint##BITS##_t v,     \
+                                      uint##BITS##_t cmp) {                                        \
+        switch (op) {                                                                              \
+        case SHMEMI_AMO_FETCH:                                                                     \
+            return __atomic_load_n(p, __ATOMIC_ACQUIRE);                                           \
+        case SHMEMI_AMO_SET:                                                                       \
+            __atomic_store_n(p, v, __ATOMIC_RELEASE);                                              \
+            return 0;                                                                              \
+        case SHMEMI_AMO_SWAP:                                                                      \
+            return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);                                    \
+        case SHMEMI_AMO_CSWAP:                                                                     \
+            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);        \
+            return cmp;                                                                            \
+        case SHMEMI_AMO_ADD:                                                                       \
+            return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);                                     \
+        case SHMEMI_AMO_AND:                                                                       \
+            return __atomic_fetch_and(p, v, __ATOMIC_ACQ_REL);                                     \
+        case SHMEMI_AMO_OR:                                                                        \
+            return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);                                      \
+        case SHMEMI_AMO_XOR:                                                                       \
+            return __atomic_fetch_xor(p, v, __ATOMIC_ACQ_REL);                                     \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }
+DELIVER_AMO_SIZED(32)
+DELIVER_AMO_SIZED(64)
+#undef DELIVER_AMO_SIZED
+
+shmemi_status_t shmemi_deliver_amo(int s, size_t offset, shmemi_amo_op_t op, uint64_t operand,
+                                   uint64_t compare, size_t size, uint64_t *fetch_p) {
+    if (size != 4 && size != 8)
+        return SHMEMI_ERR_UNSUPPORTED;
+    const shmemi_segment_t *seg = segment_range(s, offset, size);
+    if (!seg || offset % size != 0)
+        return SHMEMI_ERR_INVALID;
+    if (!host_memory(seg))
+        return seg->ops->amo(NULL, op, s, offset, fetch_p, operand, compare, size,
+                             shmemi_state.my_pe);
+    /* A full fence on each side: the AMO is ordered after the operations applied before it (the
+     * payload of a put-with-signal) and before the acknowledgement that follows it. */
+    shmemi_full_fence();
+    char *p = seg->local_base + offset;
+    uint64_t old = size == 4
+                       ? deliver_amo32(op, (uint32_t *)p, (uint32_t)operand, (uint32_t)compare)
+                       : deliver_amo64(op, (uint64_t *)p, operand, compare);
+    shmemi_full_fence();
+    if (fetch_p)
+        *fetch_p = old;
+    return SHMEMI_OK;
+}

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Delivered segments (docs/transports.md, "Delivered segments"): operations on a peer's segment
+ * that UCX cannot register (a GPU heap where UCX has no GPU memory type; every segment under
+ * SHMEM_NET_DELIVER=1) travel as active messages. The target copies each message into a queue in
+ * UCX's callback and applies it later, after ucp_worker_progress returns, through the library's
+ * delivery functions (ucx_host->deliver_*): the plug-in never touches the segment itself. Then it
+ * answers: a reply with the data or the fetched value, or an acknowledgement that counts applied
+ * operations. The source counts what each context sent and what came back; quiet waits until the
+ * two agree, so quiet returns only once every operation is applied at its target. UCX promises
+ * no order among active messages (a rendezvous one completes when its data has been pulled), so
+ * nothing here relies on one: fence waits as quiet does where a delivered segment is involved. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/ucx/ucx.h"
+
+/* The two active message ids: requests to a target, and its answers. */
+#define AM_REQUEST 17
+#define AM_ANSWER 18
+
+/* What a request asks for. */
+enum { REQ_PUT = 1, REQ_GET, REQ_AMO, REQ_PUT_SIGNAL };
+
+typedef struct {
+    uint8_t kind;   /* REQ_* */
+    uint8_t op;     /* AMO or signal operation (shmemi_amo_op_t) */
+    uint8_t size;   /* AMO: 4 or 8 */
+    uint8_t answer; /* nonzero: reply with data or value (token is a pending); else acknowledge */
+    int32_t src_pe;
+    int32_t segment;
+    int32_t sig_segment;
+    uint64_t offset;
+    uint64_t len; /* bytes of payload (PUT, PUT_SIGNAL) or wanted (GET) */
+    uint64_t operand;
+    uint64_t compare;
+    uint64_t sig_offset;
+    uint64_t token; /* the source's context (acknowledged) or pending answer */
+} am_request_t;
+
+typedef struct {
+    uint64_t token;
+    uint64_t count; /* acknowledgement: operations applied; answer: 0 */
+    uint64_t value; /* a fetched value */
+    int32_t status; /* shmemi_status_t of the application */
+    int32_t is_ack;
+} am_answer_t;
+
+/* A request the target has received and not yet applied. */
+typedef struct am_item {
+    struct am_item *next;
+    am_request_t req;
+    unsigned char data[];
+} am_item_t;
+
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static am_item_t *queue_head, **queue_tail = &queue_head;
+static int queue_len; /* read without the lock to skip an empty queue */
+/* The context on which answers go out (made at init, so every thread may answer). */
+static shmemi_transport_ctx_t *answer_ctx;
+
+static void queue_push(am_item_t *item) {
+    item->next = NULL;
+    pthread_mutex_lock(&queue_lock);
+    *queue_tail = item;
+    queue_tail = &item->next;
+    __atomic_store_n(&queue_len, queue_len + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&queue_lock);
+}
+
+static am_item_t *queue_pop(void) {
+    if (__atomic_load_n(&queue_len, __ATOMIC_ACQUIRE) == 0)
+        return NULL;
+    pthread_mutex_lock(&queue_lock);
+    am_item_t *item = queue_head;
+    if (item) {
+        queue_head = item->next;
+        if (!queue_head)
+            queue_tail = &queue_head;
+        __atomic_store_n(&queue_len, queue_len - 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&queue_lock);
+    return item;
+}
+
+/* ---- the target: receiving and applying -------------------------------------------------- */
+
+/* The callbacks of requests made with one free the request themselves: ucp_request_free on a
+ * request still in flight would suppress its callback. */
+static void item_received(void *request, ucs_status_t status, size_t length, void *user_data) {
+    (void)length;
+    if (request)
+        ucp_request_free(request);
+    am_item_t *item = user_data;
+    if (status != UCS_OK) {
+        ucx_host->warn("network", "receiving an operation from PE %d failed: %s", item->req.src_pe,
+                       ucs_status_string(status));
+        free(item);
+        return;
+    }
+    queue_push(item);
+}
+
+/* UCX's callback: copies the request (and its payload, pulled now where it is a rendezvous) into
+ * the queue. Nothing is applied here: applying may wait for the GPU's copy engine, and the
+ * callback runs inside UCX's progress. */
+static ucs_status_t request_arrived(void *arg, const void *header, size_t header_length, void *data,
+                                    size_t length, const ucp_am_recv_param_t *param) {
+    (void)arg;
+    if (header_length != sizeof(am_request_t)) {
+        ucx_host->warn("network", "dropped a malformed operation (%zu header bytes)",
+                       header_length);
+        return UCS_OK;
+    }
+    am_item_t *item = malloc(sizeof(*item) + length);
+    if (!item)
+        ucx_host->fatal("network", "out of memory for an operation of %zu bytes from a peer",
+                        length);
+    memcpy(&item->req, header, sizeof(item->req));
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+        ucp_request_param_t rp = {.op_attr_mask =
+                                      UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                                  .cb.recv_am = item_received,
+                                  .user_data = item};
+        void *req = ucp_am_recv_data_nbx(ucx.worker, data, item->data, length, &rp);
+        if (req == NULL)
+            queue_push(item);
+        else if (UCS_PTR_IS_ERR(req))
+            item_received(NULL, UCS_PTR_STATUS(req), 0, item);
+        return UCS_OK;
+    }
+    memcpy(item->data, data, length);
+    queue_push(item);
+    return UCS_OK;
+}
+
+/* Frees an answer once UCX has sent it. */
+static void answer_sent(void *request, ucs_status_t status, void *user_data) {
+    (void)status;
+    ucp_request_free(request);
+    free(user_data);
+}
+
+/* Sends an answer (and data of len bytes) to pe without waiting for it to leave. */
+static void answer_send(int pe, const am_answer_t *a, const void *data, size_t len) {
+    ucx_peer_t *p = ucx_peer_get(answer_ctx, pe);
+    if (!p) {
+        ucx_host->warn("network", "cannot answer PE %d: no endpoint", pe);
+        return;
+    }
+    unsigned char *block = malloc(sizeof(*a) + len);
+    if (!block)
+        ucx_host->fatal("network", "out of memory for an answer of %zu bytes to PE %d", len, pe);
+    memcpy(block, a, sizeof(*a));
+    if (len)
+        memcpy(block + sizeof(*a), data, len);
+    ucp_request_param_t param = {.op_attr_mask =
+                                     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                                 .cb.send = answer_sent,
+                                 .user_data = block};
+    void *req =
+        ucp_am_send_nbx(p->ep, AM_ANSWER, block, sizeof(*a), block + sizeof(*a), len, &param);
+    if (req == NULL) {
+        free(block);
+    } else if (UCS_PTR_IS_ERR(req)) {
+        if (!*ucx_host->closing)
+            ucx_host->warn("network", "answering PE %d failed: %s", pe,
+                           ucs_status_string(UCS_PTR_STATUS(req)));
+        free(block);
+    }
+}
+
+/* Applies one request through the library; for GET, data receives the bytes. */
+static shmemi_status_t apply(const am_item_t *item, void *data, uint64_t *value_p) {
+    const am_request_t *r = &item->req;
+    shmemi_status_t st;
+    switch (r->kind) {
+    case REQ_PUT:
+        return ucx_host->deliver_put(r->segment, r->offset, item->data, r->len);
+    case REQ_GET:
+        return ucx_host->deliver_get(r->segment, r->offset, data, r->len);
+    case REQ_AMO:
+        return ucx_host->deliver_amo(r->segment, r->offset, (shmemi_amo_op_t)r->op, r->operand,
+                                     r->compare, r->size, value_p);
+    case REQ_PUT_SIGNAL:
+        /* The payload is in place before the signal is updated: a PE that sees the signal
+         * finds the data. */
+        st = ucx_host->deliver_put(r->segment, r->offset, item->data, r->len);
+        if (st != SHMEMI_OK)
+            return st;
+        return ucx_host->deliver_amo(r->sig_segment, r->sig_offset, (shmemi_amo_op_t)r->op,
+                                     r->operand, 0, sizeof(uint64_t), NULL);
+    default:
+        return SHMEMI_ERR_INVALID;
+    }
+}
+
+/* Set while this thread applies: an answer's wait must not start applying again under it. */
+static __thread int applying;
+/* One thread applies at a time, so requests are applied in the order they arrived: a PE's
+ * atomic set and the fetch it issues next land in that order even when the progress thread and
+ * a wait of the PE both look at the queue. */
+static pthread_mutex_t apply_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int apply_queue(void);
+
+int ucx_am_apply(void) {
+    int n = 0;
+    while (!applying && __atomic_load_n(&queue_len, __ATOMIC_ACQUIRE) != 0) {
+        /* Another thread applies; it looks at the queue again after letting go. */
+        if (pthread_mutex_trylock(&apply_lock) != 0)
+            break;
+        applying = 1;
+        n += apply_queue();
+        applying = 0;
+        pthread_mutex_unlock(&apply_lock);
+    }
+    return n;
+}
+
+static int apply_queue(void) {
+    int n = 0;
+    /* Acknowledgements of consecutive operations of one context are sent as one. */
+    am_answer_t ack = {.is_ack = 1};
+    int ack_pe = -1;
+    am_item_t *item;
+    while ((item = queue_pop()) != NULL) {
+        const am_request_t *r = &item->req;
+        uint64_t value = 0;
+        void *data = NULL;
+        if (r->kind == REQ_GET && r->len) {
+            data = malloc(r->len);
+            if (!data)
+                ucx_host->fatal("network", "out of memory for a get of %llu bytes by PE %d",
+                                (unsigned long long)r->len, r->src_pe);
+        }
+        shmemi_status_t st = apply(item, data, &value);
+        if (st != SHMEMI_OK)
+            ucx_host->fatal("network",
+                            "PE %d's operation %d on segment %d (offset %llu, %llu bytes) failed "
+                            "here (status %d)",
+                            r->src_pe, r->kind, r->segment, (unsigned long long)r->offset,
+                            (unsigned long long)r->len, (int)st);
+        if (r->answer) {
+            am_answer_t a = {.token = r->token, .value = value, .status = st};
+            answer_send(r->src_pe, &a, data, r->kind == REQ_GET ? r->len : 0);
+        } else {
+            if (ack_pe >= 0 && (ack_pe != r->src_pe || ack.token != r->token)) {
+                answer_send(ack_pe, &ack, NULL, 0);
+                ack.count = 0;
+            }
+            ack_pe = r->src_pe;
+            ack.token = r->token;
+            ack.count++;
+        }
+        free(data);
+        free(item);
+        n++;
+    }
+    if (ack_pe >= 0)
+        answer_send(ack_pe, &ack, NULL, 0);
+    return n;
+}
+
+/* ---- the source: answers --------------------------------------------------------------- */
+
+static void pending_done(ucx_am_pending_t *pending, int status, uint64_t value) {
+    shmemi_transport_ctx_t *t = pending->t;
+    pending->value = value;
+    pending->status = status;
+    if (pending->owned_by_answer)
+        free(pending);
+    else
+        __atomic_store_n(&pending->done, 1, __ATOMIC_RELEASE);
+    /* Last: once the counts agree, the context may be destroyed. */
+    __atomic_fetch_add(&t->am_done, 1, __ATOMIC_RELEASE);
+}
+
+static void answer_data_received(void *request, ucs_status_t status, size_t length,
+                                 void *user_data) {
+    (void)length;
+    if (request)
+        ucp_request_free(request);
+    ucx_am_pending_t *pending = user_data;
+    pending_done(pending, status == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER, 0);
+}
+
+/* UCX's callback for answers: acknowledgements count, replies fill their pending operation. Both
+ * are the library's own host memory, so they are done here. */
+static ucs_status_t answer_arrived(void *arg, const void *header, size_t header_length, void *data,
+                                   size_t length, const ucp_am_recv_param_t *param) {
+    (void)arg;
+    if (header_length != sizeof(am_answer_t)) {
+        ucx_host->warn("network", "dropped a malformed answer (%zu header bytes)", header_length);
+        return UCS_OK;
+    }
+    am_answer_t a;
+    memcpy(&a, header, sizeof(a));
+    if (a.is_ack) {
+        shmemi_transport_ctx_t *t = (shmemi_transport_ctx_t *)(uintptr_t)a.token;
+        __atomic_fetch_add(&t->am_done, a.count, __ATOMIC_RELEASE);
+        return UCS_OK;
+    }
+    ucx_am_pending_t *pending = (ucx_am_pending_t *)(uintptr_t)a.token;
+    if (length > pending->len)
+        length = pending->len;
+    if (length && (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+        ucp_request_param_t rp = {.op_attr_mask =
+                                      UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                                  .cb.recv_am = answer_data_received,
+                                  .user_data = pending};
+        void *req = ucp_am_recv_data_nbx(ucx.worker, data, pending->dest, length, &rp);
+        if (req == NULL)
+            pending_done(pending, a.status, a.value);
+        else if (UCS_PTR_IS_ERR(req))
+            pending_done(pending, SHMEMI_ERR_PEER, 0);
+        return UCS_OK;
+    }
+    if (length)
+        memcpy(pending->dest, data, length);
+    pending_done(pending, a.status, a.value);
+    return UCS_OK;
+}
+
+/* ---- the source: sending ----------------------------------------------------------------- */
+
+/* Sends a request to pe on context t; the payload (len bytes at data) may be reused at return.
+ * pending: the operation's answer (NULL: acknowledged). */
+static shmemi_status_t request_send(shmemi_transport_ctx_t *t, int pe, am_request_t *r,
+                                    const void *data, size_t len, ucx_am_pending_t *pending,
+                                    const char *what) {
+    ucx_peer_t *p = ucx_peer_get(t, pe);
+    if (!p)
+        return SHMEMI_ERR_PEER;
+    r->src_pe = ucx_host->my_pe;
+    r->answer = pending != NULL;
+    r->token = pending ? (uint64_t)(uintptr_t)pending : (uint64_t)(uintptr_t)t;
+    __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
+    ucp_request_param_t param = {0};
+    return ucx_wait_request(t, ucp_am_send_nbx(p->ep, AM_REQUEST, r, sizeof(*r), data, len, &param),
+                            what, pe);
+}
+
+/* Waits for a pending answer, progressing and applying what peers ask of this PE. */
+static shmemi_status_t pending_wait(shmemi_transport_ctx_t *t, ucx_am_pending_t *pending,
+                                    const char *what, int pe) {
+    double start = 0;
+    unsigned spins = 0;
+    while (!__atomic_load_n(&pending->done, __ATOMIC_ACQUIRE)) {
+        ucx_pe_progress(t->worker);
+        ucx_am_apply();
+        if ((++spins & 1023) == 0 && ucx.timeout > 0) {
+            double clock = ucx_now();
+            if (start == 0)
+                start = clock;
+            else if (clock - start > ucx.timeout)
+                ucx_timed_out(what, pe);
+        }
+    }
+    return (shmemi_status_t)pending->status;
+}
+
+shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                           const void *source, size_t len, int pe) {
+    am_request_t r = {.kind = REQ_PUT, .segment = segment, .offset = offset, .len = len};
+    return request_send(t, pe, &r, source, len, NULL, "put");
+}
+
+shmemi_status_t ucx_am_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
+                           size_t len, int pe, int nbi) {
+    am_request_t r = {.kind = REQ_GET, .segment = segment, .offset = offset, .len = len};
+    ucx_am_pending_t stack = {.t = t, .dest = dest, .len = len}, *pending = &stack;
+    if (nbi) {
+        pending = malloc(sizeof(*pending));
+        if (!pending)
+            return SHMEMI_ERR_NOMEM;
+        *pending = stack;
+        pending->owned_by_answer = 1;
+    }
+    shmemi_status_t st = request_send(t, pe, &r, NULL, 0, pending, "get");
+    if (st != SHMEMI_OK || nbi)
+        return st;
+    return pending_wait(t, pending, "get", pe);
+}
+
+shmemi_status_t ucx_am_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segment,
+                           size_t offset, uint64_t *fetch_p, uint64_t operand, uint64_t compare,
+                           size_t size, int pe) {
+    am_request_t r = {.kind = REQ_AMO,
+                      .op = (uint8_t)op,
+                      .size = (uint8_t)size,
+                      .segment = segment,
+                      .offset = offset,
+                      .operand = operand,
+                      .compare = compare};
+    /* Set waits for its answer, as it does on registered memory (a swap there). */
+    if (!fetch_p && op != SHMEMI_AMO_SET)
+        return request_send(t, pe, &r, NULL, 0, NULL, "atomic");
+    ucx_am_pending_t pending = {.t = t};
+    shmemi_status_t st = request_send(t, pe, &r, NULL, 0, &pending, "atomic");
+    if (st == SHMEMI_OK)
+        st = pending_wait(t, &pending, "atomic", pe);
+    if (st == SHMEMI_OK && fetch_p)
+        *fetch_p = size == 4 ? (uint64_t)(uint32_t)pending.value : pending.value;
+    return st;
+}
+
+shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                  const void *source, size_t len, int sig_segment,
+                                  size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
+                                  int pe) {
+    am_request_t r = {.kind = REQ_PUT_SIGNAL,
+                      .op = (uint8_t)sig_op,
+                      .segment = segment,
+                      .sig_segment = sig_segment,
+                      .offset = offset,
+                      .len = len,
+                      .operand = signal,
+                      .sig_offset = sig_offset};
+    return request_send(t, pe, &r, source, len, NULL, "put-with-signal");
+}
+
+shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
+    double start = 0;
+    unsigned spins = 0;
+    while (__atomic_load_n(&t->am_done, __ATOMIC_ACQUIRE) !=
+           __atomic_load_n(&t->am_sent, __ATOMIC_RELAXED)) {
+        ucx_pe_progress(t->worker);
+        ucx_am_apply();
+        if ((++spins & 1023) == 0 && ucx.timeout > 0) {
+            double clock = ucx_now();
+            if (start == 0)
+                start = clock;
+            else if (clock - start > ucx.timeout)
+                ucx_timed_out("quiet of delivered operations", -1);
+        }
+    }
+    return SHMEMI_OK;
+}
+
+shmemi_status_t ucx_am_init(void) {
+    ucp_am_handler_param_t h = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                                              UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                              UCP_AM_HANDLER_PARAM_FIELD_ARG,
+                                .id = AM_REQUEST,
+                                .cb = request_arrived,
+                                .arg = NULL};
+    ucs_status_t st = ucp_worker_set_am_recv_handler(ucx.worker, &h);
+    if (st == UCS_OK) {
+        h.id = AM_ANSWER;
+        h.cb = answer_arrived;
+        st = ucp_worker_set_am_recv_handler(ucx.worker, &h);
+    }
+    if (st != UCS_OK) {
+        ucx_host->warn("ucx", "setting the active message handlers failed: %s",
+                       ucs_status_string(st));
+        return SHMEMI_ERR_IO;
+    }
+    return ucx_ctx_create(0, &answer_ctx);
+}
+
+void ucx_am_finalize(void) {
+    answer_ctx = NULL; /* destroyed with every context */
+    am_item_t *item;
+    while ((item = queue_pop()) != NULL)
+        free(item);
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The memory model over delivered segments (docs/transports.md, "Delivered segments"), run with
+ * SHMEM_NET_DELIVER=1 so that every operation between PEs is a message the target applies.
+ * Modes:
+ *   putsig       PE 0 sends put-with-signal to PE 1 many times, with payloads of 8 bytes to
+ *                256 KiB (UCX's eager and rendezvous protocols); PE 1 waits for each signal (in
+ *                the library, or outside it while its progress thread applies the message) and
+ *                checks the first and last word of the payload: the payload is in place before
+ *                the signal.
+ *   quiet_third  PE 0 puts 1 MiB to a target PE, quiets, then sets a flag on a third PE, which
+ *                then reads the last and first words of the target's copy (by load where it
+ *                maps the target, else by get): quiet returned only once the put was applied at
+ *                the target (3 PEs or more). The target computes outside the library.
+ *   ordered      PE 0 puts a large then a small block to PE 1 with a fence between, then sets a
+ *                flag by AMO; PE 1 checks, after the flag, that both arrived and that the fence
+ *                kept the small put after the large one on a word both write. */
+#include <inttypes.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PUTSIG_ROUNDS 600
+#define THIRD_ROUNDS 40
+#define ORDERED_ROUNDS 200
+#define BIG (1u << 20)
+
+static uint64_t sig;
+static uint64_t flag;
+static uint64_t ack;
+
+static void fail(const char *mode, int round, const char *what, uint64_t got, uint64_t want) {
+    fprintf(stderr, "deliver %s: PE %d, round %d: %s is %" PRIu64 ", expected %" PRIu64 "\n", mode,
+            shmem_my_pe(), round, what, got, want);
+    shmem_global_exit(1);
+}
+
+static void putsig(uint64_t *buf, uint64_t *src) {
+    static const size_t sizes[] = {8, 4096, 65536, 262144};
+    int me = shmem_my_pe();
+    for (int i = 1; i <= PUTSIG_ROUNDS; i++) {
+        size_t words = sizes[i % 4] / sizeof(uint64_t);
+        if (me == 0) {
+            for (size_t w = 0; w < words; w++)
+                src[w] = (uint64_t)i;
+            shmem_putmem_signal(buf, src, words * sizeof(uint64_t), &sig, (uint64_t)i,
+                                SHMEM_SIGNAL_SET, 1);
+            shmem_uint64_wait_until(&ack, SHMEM_CMP_EQ, (uint64_t)i);
+        } else if (me == 1) {
+            /* Odd rounds wait outside the library, so that the progress thread applies the
+             * message while this thread looks: a signal applied before its payload shows. */
+            if (i % 2)
+                while (__atomic_load_n(&sig, __ATOMIC_ACQUIRE) != (uint64_t)i)
+                    ;
+            else
+                shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, (uint64_t)i);
+            uint64_t last = __atomic_load_n(&buf[words - 1], __ATOMIC_RELAXED);
+            if (last != (uint64_t)i)
+                fail("putsig", i, "the payload's last word", last, (uint64_t)i);
+            if (buf[0] != (uint64_t)i)
+                fail("putsig", i, "the payload's first word", buf[0], (uint64_t)i);
+            shmem_uint64_atomic_set(&ack, (uint64_t)i, 0);
+        }
+    }
+}
+
+/* Writer PE 0, target T = n - 2, reader R = n - 1 (T's node peer where the job maps them, so
+ * that R reads T's memory by load and store, past T's queue of operations). T computes outside
+ * the library meanwhile: its progress thread applies what arrives. */
+static uint64_t target_done;
+
+static void quiet_third(uint64_t *buf, uint64_t *src) {
+    int me = shmem_my_pe(), n = shmem_n_pes(), target = n - 2, reader = n - 1;
+    size_t words = BIG / sizeof(uint64_t);
+    if (me == target) {
+        while (__atomic_load_n(&target_done, __ATOMIC_ACQUIRE) == 0)
+            ;
+        return;
+    }
+    const uint64_t *mapped = shmem_ptr(buf, target);
+    for (int i = 1; i <= THIRD_ROUNDS; i++) {
+        if (me == 0) {
+            for (size_t w = 0; w < words; w++)
+                src[w] = (uint64_t)i;
+            shmem_putmem_nbi(buf, src, BIG, target);
+            shmem_quiet();
+            shmem_uint64_p(&flag, (uint64_t)i, reader);
+            shmem_uint64_wait_until(&ack, SHMEM_CMP_EQ, (uint64_t)i);
+        } else if (me == reader) {
+            shmem_uint64_wait_until(&flag, SHMEM_CMP_EQ, (uint64_t)i);
+            uint64_t last = mapped ? __atomic_load_n(&mapped[words - 1], __ATOMIC_ACQUIRE)
+                                   : shmem_uint64_g(&buf[words - 1], target);
+            uint64_t first = mapped ? __atomic_load_n(&mapped[0], __ATOMIC_ACQUIRE)
+                                    : shmem_uint64_g(&buf[0], target);
+            if (last != (uint64_t)i)
+                fail("quiet_third", i, "the target's last word", last, (uint64_t)i);
+            if (first != (uint64_t)i)
+                fail("quiet_third", i, "the target's first word", first, (uint64_t)i);
+            shmem_uint64_atomic_set(&ack, (uint64_t)i, 0);
+        }
+    }
+    if (me == 0)
+        shmem_uint64_atomic_set(&target_done, 1, target);
+}
+
+static void ordered(uint64_t *buf, uint64_t *src) {
+    int me = shmem_my_pe();
+    size_t words = (BIG / 4) / sizeof(uint64_t);
+    for (int i = 1; i <= ORDERED_ROUNDS; i++) {
+        if (me == 0) {
+            for (size_t w = 0; w < words; w++)
+                src[w] = (uint64_t)i * 2;
+            uint64_t one = (uint64_t)i * 2 + 1;
+            shmem_putmem_nbi(buf, src, words * sizeof(uint64_t), 1);
+            shmem_fence();
+            shmem_putmem_nbi(&buf[words - 1], &one, sizeof(one), 1);
+            shmem_fence();
+            shmem_uint64_atomic_set(&flag, (uint64_t)i, 1);
+            shmem_uint64_wait_until(&ack, SHMEM_CMP_EQ, (uint64_t)i);
+        } else if (me == 1) {
+            shmem_uint64_wait_until(&flag, SHMEM_CMP_EQ, (uint64_t)i);
+            if (buf[0] != (uint64_t)i * 2)
+                fail("ordered", i, "the large put's first word", buf[0], (uint64_t)i * 2);
+            if (buf[words - 1] != (uint64_t)i * 2 + 1)
+                fail("ordered", i, "the word the fenced put wrote last", buf[words - 1],
+                     (uint64_t)i * 2 + 1);
+            shmem_uint64_atomic_set(&ack, (uint64_t)i, 0);
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "";
+    shmem_init();
+    int n = shmem_n_pes();
+    if (n < (strcmp(mode, "quiet_third") == 0 ? 3 : 2)) {
+        fprintf(stderr, "deliver %s: needs more PEs than %d\n", mode, n);
+        shmem_global_exit(2);
+    }
+    uint64_t *buf = shmem_calloc(BIG / sizeof(uint64_t), sizeof(uint64_t));
+    uint64_t *src = malloc(BIG);
+    if (!buf || !src) {
+        fprintf(stderr, "deliver: out of memory\n");
+        shmem_global_exit(1);
+    }
+    if (strcmp(mode, "putsig") == 0)
+        putsig(buf, src);
+    else if (strcmp(mode, "quiet_third") == 0)
+        quiet_third(buf, src);
+    else if (strcmp(mode, "ordered") == 0)
+        ordered(buf, src);
+    else {
+        fprintf(stderr, "usage: deliver putsig|quiet_third|ordered\n");
+        shmem_global_exit(2);
+    }
+    shmem_barrier_all();
+    if (shmem_my_pe() == 0)
+        printf("deliver %s: %d PEs ok\n", mode, n);
+    free(src);
+    shmem_free(buf);
+    shmem_finalize();
+    return 0;
+}
