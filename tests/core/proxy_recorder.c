@@ -92,7 +92,6 @@ static void quiet_one(shmemi_transport_ctx_t *t) {
     t->counts.quiets++;
     t->n_ops = 0;
     pthread_mutex_unlock(&t->lock);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 static shmemi_status_t rec_ok(void) {
