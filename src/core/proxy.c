@@ -2,9 +2,19 @@
 /* The proxy's consumer: one host thread per ring takes the ring's commands in ticket order and
  * issues them where the route table says (the protocol: shmem/device/impl/proxy__types.h). A PE
  * it maps gets loads, stores and CPU atomics; any other gets the route's transport, with the
- * transport state of the command's context. The thread also progresses the network transport
- * while the ring is idle, so that a PE whose host code does nothing in the library still serves
- * its producers and its peers. */
+ * transport state of the command's context, so that a FENCE or QUIET, issued on that state too,
+ * orders or completes the commands of its context and no other's. The thread also progresses the
+ * network transport while the ring is idle, so that a PE whose host code does nothing in the
+ * library still serves its producers and its peers.
+ *
+ * Contexts. A command's context field is 0 or a context object's address, which the consumer
+ * checks before it issues anything: an address the contexts module does not know (garbage, a
+ * tagged handle) or an object whose magic says destroyed ends the job with the command's message.
+ * A command marks its context in use (p->using) before it reads the magic, and shmem_ctx_destroy
+ * stores the magic before it waits until no consumer uses the object
+ * (shmemi_proxy_ctx_retire), so the transport state a command reads is never freed under it.
+ * shmem_ctx_destroy first waits until the consumers have issued every command taken before it
+ * (shmemi_proxy_drain), so its quiet completes them. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -38,13 +48,31 @@ _Static_assert(SHMEMI_PROXY_AMO_OP_FETCH == SHMEMI_AMO_FETCH &&
 #define YIELD_POLLS 65536
 #define IDLE_SLEEP_NS 20000
 
+/* Context objects the contexts module confirmed, per consumer (objects stay objects until
+ * shmem_finalize): a direct-mapped cache, so that a command pays the module's look-up only for a
+ * context it has not seen. */
+#define KNOWN_CACHE 16
+
 struct shmemi_proxy {
     shmemi_proxy_ring_t ring;
     pthread_t thread;
-    uint64_t next; /* the consumer's next ticket; read by shmemi_proxy_describe */
+    uint64_t next; /* the consumer's next ticket; read by shmemi_proxy_describe and drain */
     int stop;
     uint64_t timeout_ns; /* a ticket's command missing this long ends the job */
+    /* The context object the command being issued uses (NULL: none, or the default context). */
+    const struct shmemi_ctx *using;
+    const struct shmemi_ctx *known[KNOWN_CACHE]; /* the consumer thread's alone */
+    struct shmemi_proxy *next_proxy;             /* in the list of running consumers */
 };
+
+/* Running consumers, for drain and retire. */
+static pthread_mutex_t proxies_lock = PTHREAD_MUTEX_INITIALIZER;
+static shmemi_proxy_t *proxies;
+static shmemi_proxy_ctx_known_func_t ctx_known;
+
+void shmemi_proxy_ctx_known_set(shmemi_proxy_ctx_known_func_t known) {
+    __atomic_store_n(&ctx_known, known, __ATOMIC_RELEASE);
+}
 
 static const char *op_name(uint32_t op) {
     static const char *const names[] = {"?",         "PUT",        "GET",   "AMO",
@@ -88,13 +116,51 @@ static void check_status(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy
     }
 }
 
-/* The transport state of the command's context on ops (only the network transport keeps any). */
-static shmemi_transport_ctx_t *tctx_of(const shmemi_transport_ops_t *ops, uint64_t ctx) {
-    if (ops != shmemi_transport_net)
-        return NULL;
-    if (ctx == 0)
+/* The network transport's state of the command's context (tctx, from ctx_enter) for ops: only the
+ * network transport keeps any. */
+static shmemi_transport_ctx_t *tctx_of(const shmemi_transport_ops_t *ops,
+                                       shmemi_transport_ctx_t *tctx) {
+    return ops == shmemi_transport_net ? tctx : NULL;
+}
+
+/* Checks the command's context and marks it in use until ctx_leave; returns the network
+ * transport's state for it (NULL without a network transport). */
+static shmemi_transport_ctx_t *ctx_enter(shmemi_proxy_t *p, uint64_t t,
+                                         const shmemi_proxy_cmd_t *c) {
+    if (c->ctx == 0)
         return shmemi_net_ctx_default;
-    return (shmemi_transport_ctx_t *)((const struct shmemi_ctx *)(uintptr_t)ctx)->transport;
+    const struct shmemi_ctx *x = (const struct shmemi_ctx *)(uintptr_t)c->ctx;
+    const struct shmemi_ctx **cached = &p->known[(c->ctx / sizeof(*x)) % KNOWN_CACHE];
+    if (*cached != x) {
+        shmemi_proxy_ctx_known_func_t known = __atomic_load_n(&ctx_known, __ATOMIC_ACQUIRE);
+        if (c->ctx % _Alignof(struct shmemi_ctx) != 0 || known == NULL || !known(x)) {
+            char what[96];
+            snprintf(what, sizeof(what), "context %#llx is no context of this PE",
+                     (unsigned long long)c->ctx);
+            command_failed(p, t, c, what);
+        }
+        *cached = x;
+    }
+    /* Sequentially consistent with shmemi_proxy_ctx_retire: either retire sees x in use and
+     * waits, or this load sees the destroyed magic. */
+    __atomic_store_n(&p->using, x, __ATOMIC_SEQ_CST);
+    uint32_t magic = __atomic_load_n(&x->magic, __ATOMIC_SEQ_CST);
+    if (magic != SHMEMI_CTX_MAGIC) {
+        char what[128];
+        snprintf(what, sizeof(what), "context %#llx %s", (unsigned long long)c->ctx,
+                 magic == SHMEMI_CTX_MAGIC_DESTROYED ? "was destroyed (shmem_ctx_destroy)"
+                 : magic == SHMEMI_CTX_MAGIC_TEAM_DESTROYED
+                     ? "was destroyed with its team (shmem_team_destroy)"
+                     : "is not a live context");
+        __atomic_store_n(&p->using, NULL, __ATOMIC_RELEASE);
+        command_failed(p, t, c, what);
+    }
+    return (shmemi_transport_ctx_t *)x->transport;
+}
+
+static void ctx_leave(shmemi_proxy_t *p) {
+    if (__atomic_load_n(&p->using, __ATOMIC_RELAXED) != NULL)
+        __atomic_store_n(&p->using, NULL, __ATOMIC_RELEASE);
 }
 
 /* The transport that reaches the command's target (after shmemi_ptr gave no mapping). */
@@ -105,7 +171,7 @@ static const shmemi_transport_ops_t *route(const shmemi_proxy_cmd_t *c, uint64_t
 
 /* The command's bytes from the payload to its target (PUT, PUT_SIGNAL) or back (GET). */
 static void do_rma(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
-                   unsigned char *data, int get) {
+                   shmemi_transport_ctx_t *tctx, unsigned char *data, int get) {
     void *r = shmemi_ptr((const void *)(uintptr_t)c->target, c->pe);
     if (r) {
         memcpy(get ? (void *)data : r, get ? r : (const void *)data, c->len);
@@ -114,16 +180,15 @@ static void do_rma(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t
     int seg;
     size_t off;
     const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
-    shmemi_transport_ctx_t *tctx = tctx_of(ops, c->ctx);
     check_status(p, t, c, ops,
-                 get ? ops->get(tctx, data, seg, off, c->len, c->pe)
-                     : ops->put(tctx, seg, off, data, c->len, c->pe));
+                 get ? ops->get(tctx_of(ops, tctx), data, seg, off, c->len, c->pe)
+                     : ops->put(tctx_of(ops, tctx), seg, off, data, c->len, c->pe));
 }
 
 /* An AMO on addr (fetch_p NULL: not fetching). */
 static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
-                   shmemi_amo_op_t op, uint64_t addr, uint64_t operand, uint64_t compare,
-                   size_t size, uint64_t *fetch_p) {
+                   shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op, uint64_t addr,
+                   uint64_t operand, uint64_t compare, size_t size, uint64_t *fetch_p) {
     void *r = shmemi_amo_ptr((const void *)(uintptr_t)addr, c->pe);
     if (r) {
         uint64_t old = shmemi_cpu_amo(op, r, operand, compare, size);
@@ -136,28 +201,33 @@ static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t
     const shmemi_transport_ops_t *ops = route(c, addr, 1, &seg, &off);
     check_status(
         p, t, c, ops,
-        ops->amo(tctx_of(ops, c->ctx), op, seg, off, fetch_p, operand, compare, size, c->pe));
+        ops->amo(tctx_of(ops, tctx), op, seg, off, fetch_p, operand, compare, size, c->pe));
 }
 
 /* Orders what the command's context issued to its PE (every PE: -1) before what it issues
  * next. */
-static void do_fence(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
+static void do_fence(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                     shmemi_transport_ctx_t *tctx) {
     shmemi_full_fence();
     const shmemi_transport_ops_t *net = shmemi_transport_net;
     if (net && (c->pe < 0 || !shmemi_routes[c->pe].mapped))
-        check_status(p, t, c, net, net->fence(tctx_of(net, c->ctx), c->pe));
+        check_status(p, t, c, net, net->fence(tctx, c->pe));
 }
 
-static void do_quiet(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c) {
+/* Completes what the command's context issued: its commands before this one, and whatever host
+ * threads issued on it directly. tctx is never NULL with a network transport (NULL would
+ * complete every context). */
+static void do_quiet(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                     shmemi_transport_ctx_t *tctx) {
     const shmemi_transport_ops_t *net = shmemi_transport_net;
     if (net)
-        check_status(p, t, c, net, net->quiet(tctx_of(net, c->ctx)));
+        check_status(p, t, c, net, net->quiet(tctx));
     shmemi_full_fence();
 }
 
 static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
-                          unsigned char *data) {
-    do_rma(p, t, c, data, 0);
+                          shmemi_transport_ctx_t *tctx, unsigned char *data) {
+    do_rma(p, t, c, tctx, data, 0);
     uint64_t *sig = shmemi_amo_ptr((const void *)(uintptr_t)c->compare, c->pe);
     if (sig) {
         if (c->amo_op == SHMEMI_PROXY_AMO_OP_SET)
@@ -166,8 +236,9 @@ static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_prox
             __atomic_fetch_add(sig, c->operand, __ATOMIC_RELEASE);
         return;
     }
-    do_fence(p, t, c);
-    do_amo(p, t, c, (shmemi_amo_op_t)c->amo_op, c->compare, c->operand, 0, sizeof(uint64_t), NULL);
+    do_fence(p, t, c, tctx);
+    do_amo(p, t, c, tctx, (shmemi_amo_op_t)c->amo_op, c->compare, c->operand, 0, sizeof(uint64_t),
+           NULL);
 }
 
 /* Checks what a producer wrote before anything is issued. */
@@ -210,36 +281,40 @@ static void consume(shmemi_proxy_t *p, uint64_t t) {
     shmemi_proxy_slot_t *slot = &p->ring.slot[s];
     unsigned char *data = p->ring.data + (size_t)s * p->ring.chunk;
     validate(p, t, &c);
+    shmemi_transport_ctx_t *tctx = ctx_enter(p, t, &c);
     int answered = 0;
     switch (c.op) {
     case SHMEMI_PROXY_PUT:
-        do_rma(p, t, &c, data, 0);
+        do_rma(p, t, &c, tctx, data, 0);
         break;
     case SHMEMI_PROXY_PUT_SIGNAL:
-        do_put_signal(p, t, &c, data);
+        do_put_signal(p, t, &c, tctx, data);
         break;
     case SHMEMI_PROXY_GET:
-        do_rma(p, t, &c, data, 1);
+        do_rma(p, t, &c, tctx, data, 1);
         answered = 1;
         break;
     case SHMEMI_PROXY_AMO:
-        do_amo(p, t, &c, (shmemi_amo_op_t)c.amo_op, c.target, c.operand, c.compare, c.len, NULL);
+        do_amo(p, t, &c, tctx, (shmemi_amo_op_t)c.amo_op, c.target, c.operand, c.compare, c.len,
+               NULL);
         break;
     case SHMEMI_PROXY_AMO_FETCH: {
         uint64_t old = 0;
-        do_amo(p, t, &c, (shmemi_amo_op_t)c.amo_op, c.target, c.operand, c.compare, c.len, &old);
+        do_amo(p, t, &c, tctx, (shmemi_amo_op_t)c.amo_op, c.target, c.operand, c.compare, c.len,
+               &old);
         slot->result = old;
         answered = 1;
         break;
     }
     case SHMEMI_PROXY_FENCE:
-        do_fence(p, t, &c);
+        do_fence(p, t, &c, tctx);
         break;
     case SHMEMI_PROXY_QUIET:
-        do_quiet(p, t, &c);
+        do_quiet(p, t, &c, tctx);
         answered = 1;
         break;
     }
+    ctx_leave(p);
     if (answered)
         __atomic_store_n(&slot->done, t + 1, __ATOMIC_RELEASE);
     else
@@ -254,7 +329,7 @@ static void *consumer_main(void *arg) {
         const shmemi_proxy_cmd_t *c = &p->ring.cmd[t & (p->ring.n_slots - 1)];
         if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == t + 1) {
             consume(p, t);
-            __atomic_store_n(&p->next, t + 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->next, t + 1, __ATOMIC_RELEASE);
             idle = 0;
             missing_since = 0;
             continue;
@@ -310,13 +385,53 @@ shmemi_proxy_t *shmemi_proxy_start(const char *call, const struct shmemi_proxy_r
     int rc = pthread_create(&p->thread, NULL, consumer_main, p);
     if (rc != 0)
         shmemi_fatal(call, "cannot start the proxy thread: %s", strerror(rc));
+    pthread_mutex_lock(&proxies_lock);
+    p->next_proxy = proxies;
+    proxies = p;
+    pthread_mutex_unlock(&proxies_lock);
     return p;
 }
 
 void shmemi_proxy_stop(shmemi_proxy_t *p) {
     if (p == NULL)
         return;
+    pthread_mutex_lock(&proxies_lock);
+    shmemi_proxy_t **at = &proxies;
+    while (*at != p)
+        at = &(*at)->next_proxy;
+    *at = p->next_proxy;
+    pthread_mutex_unlock(&proxies_lock);
     __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
     pthread_join(p->thread, NULL);
     free(p);
+}
+
+/* Waits for the consumers while the list is held (a consumer is not stopped meanwhile); the
+ * consumers themselves time out a ticket whose command never arrives. */
+static void pause_briefly(unsigned *polls) {
+    if (++*polls < SPIN_POLLS)
+        return;
+    struct timespec ts = {0, IDLE_SLEEP_NS};
+    nanosleep(&ts, NULL);
+}
+
+void shmemi_proxy_drain(void) {
+    pthread_mutex_lock(&proxies_lock);
+    for (shmemi_proxy_t *p = proxies; p != NULL; p = p->next_proxy) {
+        const uint64_t taken = __atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE);
+        unsigned polls = 0;
+        while (__atomic_load_n(&p->next, __ATOMIC_ACQUIRE) < taken)
+            pause_briefly(&polls);
+    }
+    pthread_mutex_unlock(&proxies_lock);
+}
+
+void shmemi_proxy_ctx_retire(const struct shmemi_ctx *c) {
+    pthread_mutex_lock(&proxies_lock);
+    for (shmemi_proxy_t *p = proxies; p != NULL; p = p->next_proxy) {
+        unsigned polls = 0;
+        while (__atomic_load_n(&p->using, __ATOMIC_SEQ_CST) == c)
+            pause_briefly(&polls);
+    }
+    pthread_mutex_unlock(&proxies_lock);
 }

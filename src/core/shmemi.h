@@ -596,6 +596,24 @@ void shmemi_proxy_stop(shmemi_proxy_t *proxy);
 /* One line on the ring's state for messages: tickets taken and issued, the next slot's words. */
 void shmemi_proxy_describe(const shmemi_proxy_t *proxy, char *buf, size_t size);
 
+/* A command's context field is 0 (the default context) or the address of a context object
+ * (struct shmemi_ctx, shmem/impl/ctx__types.h), whose transport state the command is issued on.
+ * The objects belong to the contexts module (src/host/ctx.c), which tells the consumers which
+ * addresses are objects of its own (live or destroyed, so that their magic may be read) by
+ * registering known from a constructor: nonzero when c is one; thread-safe. Without it every
+ * context but the default one is refused. */
+typedef int (*shmemi_proxy_ctx_known_func_t)(const struct shmemi_ctx *c);
+void shmemi_proxy_ctx_known_set(shmemi_proxy_ctx_known_func_t known);
+/* Waits until every running consumer has issued every command whose ticket was taken before the
+ * call: a quiet of a context that follows completes the context's commands taken before it
+ * (shmem_ctx_destroy). Not from a consumer's thread. */
+void shmemi_proxy_drain(void);
+/* Waits until no running consumer is issuing a command on context object c. Called after c's
+ * magic says it is destroyed (stored sequentially consistent) and before its transport state is
+ * freed: a consumer checks the magic after it marks c as in use, so a command either finishes with
+ * the state or refuses the context. */
+void shmemi_proxy_ctx_retire(const struct shmemi_ctx *c);
+
 SHMEMI_EXTERN_C_END
 
 #endif

@@ -23,7 +23,7 @@ __global__ void shmemi_stream_wait_kernel(uint64_t *sig, int cmp, uint64_t value
 
 __global__ void shmemi_stream_quiet_kernel() {
 #if SHMEMI_DEVICE_PASS
-    shmemi_dquiet<0>();
+    shmemi_dquiet<0>(0);
 #endif
 }
 

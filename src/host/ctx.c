@@ -4,7 +4,10 @@
  * points at an object whose magic reports the misuse instead of reading freed memory.
  * A handle is its object's address tagged with the options kernels need (shmemi_ctx_handle);
  * kernels read the object itself for a team's PE translation and, under SHMEM_DEVICE_CHECKS, for
- * its magic, so the slabs are memory the GPU can reach too (shmemi_host_shared_alloc).
+ * its magic, so the slabs are memory the GPU can reach too (shmemi_host_shared_alloc). Kernels
+ * send the object's address in the commands of the proxy's ring; its consumer asks
+ * shmemi_ctx_known whether an address is an object, and destruction waits for the consumer
+ * (shmemi_proxy_drain, shmemi_proxy_ctx_retire).
  *
  * A destroyed handle must not come back as the handle of a later context, whose operations its
  * uses would then silently perform. So a slab's cell holds one object per generation: a cell's
@@ -80,9 +83,11 @@ int shmemi_ctx_known(const struct shmemi_ctx *c) {
     return known;
 }
 
-/* Marks live object c destroyed (magic says how), drops its transport state and frees its cell. */
+/* Marks live object c destroyed (magic says how), drops its transport state once no proxy
+ * consumer issues a command on it (src/core/proxy.c), and frees its cell. */
 static void ctx_release(struct shmemi_ctx *c, uint32_t magic) {
-    __atomic_store_n(&c->magic, magic, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->magic, magic, __ATOMIC_SEQ_CST);
+    shmemi_proxy_ctx_retire(c);
     if (c->transport && shmemi_transport_net)
         shmemi_transport_net->ctx_destroy(c->transport);
     c->transport = NULL;
@@ -169,6 +174,8 @@ SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_DEFAULT)
         shmemi_fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
     struct shmemi_ctx *c = shmemi_ctx_get(call, ctx);
+    /* Commands kernels put in the proxy's ring before this call are issued, then completed. */
+    shmemi_proxy_drain();
     shmem_ctx_quiet(ctx);
     pthread_mutex_lock(&ctx_lock);
     if (c->magic != SHMEMI_CTX_MAGIC) {
@@ -180,6 +187,7 @@ SHMEMI_API void shmem_ctx_destroy(shmem_ctx_t ctx) {
 }
 
 void shmemi_ctx_destroy_team(const char *call, struct shmemi_team *team) {
+    shmemi_proxy_drain();
     pthread_mutex_lock(&ctx_lock);
     for (struct shmemi_ctx_slab *s = ctx_slabs; s != NULL; s = s->next)
         for (int i = 0; i < SHMEMI_CTX_SLAB; i++)
@@ -254,4 +262,5 @@ static const shmemi_module_t ctx_module = {"contexts", 10, ctx_module_init, ctx_
 
 __attribute__((constructor)) static void ctx_module_register(void) {
     shmemi_module_register(&ctx_module);
+    shmemi_proxy_ctx_known_set(shmemi_ctx_known);
 }

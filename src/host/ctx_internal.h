@@ -7,12 +7,6 @@
 
 #include "core/shmemi.h"
 
-/* The magic of a destroyed context object: by shmem_ctx_destroy, or by shmem_team_destroy of its
- * team. Any value but SHMEMI_CTX_MAGIC makes device and host code refuse the handle; these two
- * let host messages say why. */
-#define SHMEMI_CTX_MAGIC_DESTROYED 0x53484344u
-#define SHMEMI_CTX_MAGIC_TEAM_DESTROYED 0x53484358u
-
 /* The object behind SHMEM_CTX_DEFAULT (world team, no options). */
 extern struct shmemi_ctx shmemi_ctx_default;
 

@@ -88,19 +88,26 @@ static uint64_t take(shmemt_proxy_t *p, shmemi_proxy_cmd_t **cmd_p, unsigned cha
     return t;
 }
 
-/* Step 3: the command's fields, then seq. */
-static void submit(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, shmem_ctx_t ctx, int pe,
-                   const void *target, uint64_t len, uint64_t operand, uint64_t compare,
-                   uint32_t amo_op) {
+/* Step 3: the command's fields, then seq. The context field as kernels write it
+ * (shmemi_dproxy_ctx): the handle without its tag bits. */
+static void submit_raw(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, uint64_t ctx, int pe,
+                       const void *target, uint64_t len, uint64_t operand, uint64_t compare,
+                       uint32_t amo_op) {
     cmd->op = op;
     cmd->pe = pe;
-    cmd->ctx = ctx == SHMEM_CTX_DEFAULT ? 0 : (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx);
+    cmd->ctx = ctx;
     cmd->target = (uint64_t)(uintptr_t)target;
     cmd->len = len;
     cmd->operand = operand;
     cmd->compare = compare;
     cmd->amo_op = amo_op;
     __atomic_store_n(&cmd->seq, t + 1, __ATOMIC_RELEASE);
+}
+static void submit(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, shmem_ctx_t ctx, int pe,
+                   const void *target, uint64_t len, uint64_t operand, uint64_t compare,
+                   uint32_t amo_op) {
+    submit_raw(t, cmd, op, (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, target, len, operand,
+               compare, amo_op);
 }
 
 /* Step 5 for an answered command: the answer, then the slot back. */
@@ -183,11 +190,12 @@ EXPORT void shmemt_proxy_quiet(shmemt_proxy_t *p, shmem_ctx_t ctx) {
     release(p, t, answer(p, t));
 }
 
-EXPORT void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, void *dest, size_t len, int pe) {
+EXPORT void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, uint64_t ctx, void *dest, size_t len,
+                             int pe) {
     shmemi_proxy_cmd_t *cmd;
     unsigned char *data;
     uint64_t t = take(p, &cmd, &data);
-    submit(t, cmd, op, SHMEM_CTX_DEFAULT, pe, dest, len, 0, 0, SHMEMI_PROXY_AMO_OP_ADD);
+    submit_raw(t, cmd, op, ctx, pe, dest, len, 0, 0, SHMEMI_PROXY_AMO_OP_ADD);
 }
 
 EXPORT void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p) {

@@ -35,9 +35,9 @@ void shmemt_proxy_put_signal(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, con
 void shmemt_proxy_fence(shmemt_proxy_t *p, shmem_ctx_t ctx, int pe);
 void shmemt_proxy_quiet(shmemt_proxy_t *p, shmem_ctx_t ctx);
 
-/* Failure cases: a raw command (op and pe as given, len bytes) for the consumer to reject, and a
- * ticket taken and never written (a producer that stopped mid-operation). */
-void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, void *dest, size_t len, int pe);
+/* Failure cases: a raw command (op, context field and pe as given, len bytes) for the consumer
+ * to reject, and a ticket taken and never written (a producer that stopped mid-operation). */
+void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, uint64_t ctx, void *dest, size_t len, int pe);
 void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p);
 
 #endif

@@ -10,9 +10,11 @@
  *  - thread 2: rounds of put (the round number), fence, AMO set of a flag (round + 1): a target
  *    that sees flag v must see a round number of at least v - 1;
  *  - thread 3: the puts and gets of thread 0 on a context of its own, completed by quiet on it.
- * Modes (argv[1]): "all" (the above; argv[2] sets the rounds of threads 0 and 3, 200), "badpe" (a
- * command to PE 99), "badop" (an unknown command), "abandon" (a ticket taken and never written):
- * the failure modes end the job with the consumer's message. */
+ * Modes (argv[1]): "all" (the above; argv[2] sets the rounds of threads 0 and 3, 200), "ctx"
+ * (contexts that complete independently, over the recording transport: run_contexts), "badpe" (a
+ * command to PE 99), "badop" (an unknown command), "badctx" (a context field that is no context),
+ * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written): the failure
+ * modes end the job with the consumer's message. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +22,10 @@
 
 #include <shmem.h>
 #include <shmem/device/impl/proxy__types.h>
+#include <shmem/impl/ctx__types.h>
 
 #include "proxy_producer.h"
+#include "proxy_recorder.h"
 
 #define SLOTS 8
 #define CHUNK 64
@@ -274,6 +278,174 @@ static void run_all(void) {
         free(mirrors[k]);
 }
 
+/* ---- contexts through the proxy: run_contexts ------------------------------------------------
+ * Over the recording transport (proxy_recorder.h), where an operation is complete only once a
+ * quiet of its own context delivered it, three threads of each PE issue on three contexts at
+ * once to the next PE: A (SHMEM_CTX_PRIVATE) puts through the proxy, adds 1 to a counter, and puts
+ * directly from the host on A; B (SHMEMX_CTX_BYPASS) puts and puts with a signal; D (the default
+ * context) puts. Each fences its context and reads its region back through the proxy: nothing is
+ * delivered, each state saw one fence. Then, one phase each: a proxy quiet on A delivers all of
+ * A's operations (the host's direct one too) and none of B's or D's; a quiet on B then B's and not
+ * D's; a quiet on D then D's. The checks read the target's memory and the transport's counts, so
+ * a quiet that reached the wrong context's state, or every state, fails them whatever the timing.
+ * Last, puts on a context E still in the ring when shmem_ctx_destroy(E) is called are complete when
+ * it returns. */
+enum { CA, CB, CD, NCTX };
+#define CTX_LEN 200 /* 4 commands of CHUNK bytes */
+#define DIRECT NCTX /* the region of A's direct host put */
+#define E_LEN (SLOTS * CHUNK)
+static const char *const ctx_names[NCTX] = {"A (private)", "B (BYPASS)", "D (default)"};
+static shmem_ctx_t cx[NCTX];
+static unsigned char *cbuf;  /* [npes][NCTX + 1][CTX_LEN] by source PE */
+static unsigned char *csbuf; /* [npes][CHUNK]: B's put-with-signal */
+static uint64_t *ccount;     /* [npes]: A's adds */
+static uint64_t *csig;       /* [npes]: B's signal */
+static unsigned char *ebuf;  /* [npes][E_LEN] */
+static uint64_t expect_pending[NCTX];
+static shmemt_recorder_counts_t base[NCTX]; /* each context's counts before the test */
+static pthread_barrier_t phase;
+
+static unsigned char *cregion(int what) {
+    return cbuf + ((size_t)me * (NCTX + 1) + (size_t)what) * CTX_LEN;
+}
+
+/* Whether len bytes at addr on pe (read directly) are the pattern of seed, or all zero. */
+static int at_target_is(const void *addr, int pe, size_t len, uint64_t seed) {
+    unsigned char expect[E_LEN];
+    if (seed)
+        fill(expect, len, seed);
+    else
+        memset(expect, 0, len);
+    return memcmp(shmemt_recorder_peek(addr, pe), expect, len) == 0;
+}
+static uint64_t at_target_u64(const uint64_t *addr, int pe) {
+    return __atomic_load_n((const uint64_t *)shmemt_recorder_peek(addr, pe), __ATOMIC_ACQUIRE);
+}
+
+static uint64_t cseed(int what) {
+    return (uint64_t)(me * 16 + what + 1) * 977;
+}
+
+/* The state of every context after the quiets of contexts [0, quieted): theirs delivered, the
+ * others' pending, as the target's memory shows. */
+static void check_quieted(int quieted, const char *when) {
+    int next = (me + 1) % npes;
+    for (int k = 0; k < NCTX; k++) {
+        shmemt_recorder_counts_t c = shmemt_recorder_counts(cx[k]);
+        int done = k < quieted;
+        c.delivered -= base[k].delivered;
+        c.quiets -= base[k].quiets;
+        c.fences -= base[k].fences;
+        CHECK(c.pending == (done ? 0 : expect_pending[k]) && c.quiets == (uint64_t)done &&
+                  c.delivered == (done ? expect_pending[k] : 0) && c.fences == 1,
+              "%s: context %s: %llu pending, %llu delivered, %llu quiets, %llu fences since the "
+              "start; expected %llu pending",
+              when, ctx_names[k], (unsigned long long)c.pending, (unsigned long long)c.delivered,
+              (unsigned long long)c.quiets, (unsigned long long)c.fences,
+              (unsigned long long)(done ? 0 : expect_pending[k]));
+        CHECK(at_target_is(cregion(k), next, CTX_LEN, done ? cseed(k) : 0),
+              "%s: the proxy puts of context %s are %s at PE %d", when, ctx_names[k],
+              done ? "not complete" : "already complete", next);
+    }
+    int a = quieted > CA, b = quieted > CB;
+    CHECK(at_target_is(cregion(DIRECT), next, CTX_LEN, a ? cseed(DIRECT) : 0),
+          "%s: the host's direct put on A is %s", when, a ? "not complete" : "already complete");
+    CHECK(at_target_u64(&ccount[me], next) == (uint64_t)a, "%s: A's add is %s", when,
+          a ? "not complete" : "already complete");
+    CHECK(at_target_is(csbuf + (size_t)me * CHUNK, next, CHUNK, b ? cseed(CB) + 5 : 0) &&
+              at_target_u64(&csig[me], next) == (uint64_t)b,
+          "%s: B's put-with-signal is %s", when, b ? "not complete" : "already complete");
+}
+
+static void *ctx_producer(void *arg) {
+    int k = (int)(intptr_t)arg, next = (me + 1) % npes;
+    shmem_ctx_t ctx = cx[k];
+    unsigned char data[CTX_LEN], back[CTX_LEN];
+    fill(data, CTX_LEN, cseed(k));
+    shmemt_proxy_put(proxy, ctx, cregion(k), data, CTX_LEN, next);
+    uint64_t pending = (CTX_LEN + CHUNK - 1) / CHUNK;
+    if (k == CA) {
+        shmemt_proxy_amo(proxy, ctx, SHMEMI_PROXY_AMO_OP_ADD, &ccount[me], 1, 0, 8, 0, next);
+        pending++;
+        /* Issued directly on A's transport state: the proxy's quiet on A completes it too. */
+        unsigned char direct[CTX_LEN];
+        fill(direct, CTX_LEN, cseed(DIRECT));
+        uint64_t before = shmemt_recorder_counts(ctx).pending;
+        shmem_ctx_putmem(ctx, cregion(DIRECT), direct, CTX_LEN, next);
+        pending += shmemt_recorder_counts(ctx).pending - before;
+    }
+    if (k == CB) {
+        unsigned char sdata[CHUNK];
+        fill(sdata, CHUNK, cseed(CB) + 5);
+        shmemt_proxy_put_signal(proxy, ctx, csbuf + (size_t)me * CHUNK, sdata, CHUNK, &csig[me], 1,
+                                SHMEMI_PROXY_AMO_OP_ADD, next);
+        pending += 2; /* the consumer's put, then the signal's AMO */
+    }
+    expect_pending[k] = pending;
+    /* The fence (to every PE, as kernels send it) orders and completes nothing; the get, answered
+     * after it, reads the target. */
+    shmemt_proxy_fence(proxy, ctx, -1);
+    shmemt_proxy_get(proxy, ctx, back, cregion(k), CTX_LEN, next);
+    unsigned char zero[CTX_LEN] = {0};
+    CHECK(memcmp(back, zero, CTX_LEN) == 0, "context %s: a put complete before any quiet",
+          ctx_names[k]);
+    pthread_barrier_wait(&phase);
+    if (k == 0)
+        check_quieted(0, "after the fences");
+    /* One quiet per phase, in context order. */
+    for (int q = 0; q < NCTX; q++) {
+        pthread_barrier_wait(&phase);
+        if (k == q) {
+            shmemt_proxy_quiet(proxy, ctx);
+            char when[64];
+            snprintf(when, sizeof(when), "after the quiet of %s", ctx_names[q]);
+            check_quieted(q + 1, when);
+        }
+    }
+    return NULL;
+}
+
+static void run_contexts(void) {
+    cbuf = shmem_calloc((size_t)npes * (NCTX + 1) * CTX_LEN, 1);
+    csbuf = shmem_calloc((size_t)npes * CHUNK, 1);
+    ccount = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    csig = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    ebuf = shmem_calloc((size_t)npes * E_LEN, 1);
+    cx[CD] = SHMEM_CTX_DEFAULT;
+    if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &cx[CA]) != 0 ||
+        shmem_ctx_create(SHMEMX_CTX_BYPASS, &cx[CB]) != 0) {
+        CHECK(0, "shmem_ctx_create failed");
+        return;
+    }
+    shmem_barrier_all();
+    for (int k = 0; k < NCTX; k++)
+        base[k] = shmemt_recorder_counts(cx[k]);
+    pthread_barrier_init(&phase, NULL, NCTX);
+    pthread_t threads[NCTX];
+    for (int k = 0; k < NCTX; k++)
+        pthread_create(&threads[k], NULL, ctx_producer, (void *)(intptr_t)k);
+    for (int k = 0; k < NCTX; k++)
+        pthread_join(threads[k], NULL);
+    pthread_barrier_destroy(&phase);
+
+    /* Destruction completes what the ring still holds for the context. */
+    int next = (me + 1) % npes;
+    shmem_ctx_t e;
+    if (shmem_ctx_create(SHMEM_CTX_SERIALIZED, &e) != 0) {
+        CHECK(0, "shmem_ctx_create failed");
+        return;
+    }
+    unsigned char data[E_LEN];
+    fill(data, E_LEN, 4242 + (uint64_t)me);
+    shmemt_proxy_put(proxy, e, ebuf + (size_t)me * E_LEN, data, E_LEN, next);
+    shmem_ctx_destroy(e);
+    CHECK(at_target_is(ebuf + (size_t)me * E_LEN, next, E_LEN, 4242 + (uint64_t)me),
+          "puts on a context in the ring when it was destroyed are not complete");
+    shmem_ctx_destroy(cx[CA]);
+    shmem_ctx_destroy(cx[CB]);
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "all";
     if (argc > 2)
@@ -281,16 +453,32 @@ int main(int argc, char **argv) {
     shmem_init_thread(SHMEM_THREAD_MULTIPLE, &(int){0});
     me = shmem_my_pe();
     npes = shmem_n_pes();
+    const int recorded = strcmp(mode, "ctx") == 0;
+    if (recorded)
+        shmemt_recorder_install();
     proxy = shmemt_proxy_create(SLOTS, CHUNK);
     if (strcmp(mode, "all") == 0) {
         run_all();
+    } else if (recorded) {
+        run_contexts();
     } else if (me == 0) {
         static uint64_t word;
+        static struct shmemi_ctx not_a_context;
         if (strcmp(mode, "badpe") == 0)
-            shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, &word, 8, 99);
+            shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, 0, &word, 8, 99);
         else if (strcmp(mode, "badop") == 0)
-            shmemt_proxy_raw(proxy, 42, &word, 8, 1);
-        else if (strcmp(mode, "abandon") == 0)
+            shmemt_proxy_raw(proxy, 42, 0, &word, 8, 1);
+        else if (strcmp(mode, "badctx") == 0)
+            shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, (uint64_t)(uintptr_t)&not_a_context, &word, 8,
+                             1);
+        else if (strcmp(mode, "deadctx") == 0) {
+            shmem_ctx_t dead;
+            if (shmem_ctx_create(0, &dead) != 0)
+                abort();
+            shmem_ctx_destroy(dead);
+            shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(dead),
+                             &word, 8, 1);
+        } else if (strcmp(mode, "abandon") == 0)
             shmemt_proxy_abandon_ticket(proxy);
         /* The consumer ends the job; this quiet never returns. */
         shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
@@ -299,6 +487,8 @@ int main(int argc, char **argv) {
     }
     shmem_barrier_all();
     shmemt_proxy_destroy(proxy);
+    if (recorded)
+        shmemt_recorder_uninstall();
     int all_failures = failures;
     if (me == 0)
         printf("proxy %s: %s\n", mode, all_failures ? "FAILED" : "ok");

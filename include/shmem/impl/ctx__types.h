@@ -15,8 +15,13 @@
 
 #include <stdint.h>
 
-/* Marks a live context; a destroyed one holds another value (src/host/ctx_internal.h). */
+/* Marks a live context. A destroyed one holds another value: SHMEMI_CTX_MAGIC_DESTROYED after
+ * shmem_ctx_destroy, SHMEMI_CTX_MAGIC_TEAM_DESTROYED after shmem_team_destroy of its team. Any
+ * value but SHMEMI_CTX_MAGIC makes device code, host code and the proxy's consumer refuse the
+ * handle; the two let their messages say why. */
 #define SHMEMI_CTX_MAGIC 0x53484354u
+#define SHMEMI_CTX_MAGIC_DESTROYED 0x53484344u
+#define SHMEMI_CTX_MAGIC_TEAM_DESTROYED 0x53484358u
 
 #define SHMEMI_CTX_TAG_BYPASS ((uintptr_t)1)
 #define SHMEMI_CTX_TAG_TEAM ((uintptr_t)2)

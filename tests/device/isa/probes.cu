@@ -12,25 +12,25 @@
 #define PROBE extern "C" __global__ void
 
 PROBE probe_quiet_default() {
-    shmemi_dquiet_group<0, SHMEMI_GROUP_THREAD>();
+    shmemi_dquiet_group<0, SHMEMI_GROUP_THREAD>(0);
 }
 PROBE probe_quiet_bypass() {
-    shmemi_dquiet_group<1, SHMEMI_GROUP_THREAD>();
+    shmemi_dquiet_group<1, SHMEMI_GROUP_THREAD>(0);
 }
 PROBE probe_fence_default() {
-    shmemi_dfence_group<0, SHMEMI_GROUP_THREAD>();
+    shmemi_dfence_group<0, SHMEMI_GROUP_THREAD>(0);
 }
 PROBE probe_fence_bypass() {
-    shmemi_dfence_group<1, SHMEMI_GROUP_THREAD>();
+    shmemi_dfence_group<1, SHMEMI_GROUP_THREAD>(0);
 }
 PROBE probe_quiet_block_default() {
-    shmemi_dquiet_group<0, SHMEMI_GROUP_BLOCK>();
+    shmemi_dquiet_group<0, SHMEMI_GROUP_BLOCK>(0);
 }
 PROBE probe_quiet_block_bypass() {
-    shmemi_dquiet_group<1, SHMEMI_GROUP_BLOCK>();
+    shmemi_dquiet_group<1, SHMEMI_GROUP_BLOCK>(0);
 }
 PROBE probe_fence_warp_bypass() {
-    shmemi_dfence_group<1, SHMEMI_GROUP_WARP>();
+    shmemi_dfence_group<1, SHMEMI_GROUP_WARP>(0);
 }
 /* The public thread forms on a context handle: the BYPASS test is on the handle's tag bit, with
  * no load of the context object. */
@@ -55,13 +55,13 @@ PROBE probe_test_default(int *ivar, int v, int *out) {
 }
 
 PROBE probe_put_default(uint4 *dest, const uint4 *src, size_t n, int pe) {
-    shmemi_dput<0, SHMEMI_GROUP_THREAD>("probe", dest, src, n * sizeof(uint4), pe);
+    shmemi_dput<0, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, n * sizeof(uint4), pe);
 }
 PROBE probe_put_bypass(uint4 *dest, const uint4 *src, size_t n, int pe) {
-    shmemi_dput<1, SHMEMI_GROUP_THREAD>("probe", dest, src, n * sizeof(uint4), pe);
+    shmemi_dput<1, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, n * sizeof(uint4), pe);
 }
 PROBE probe_get(uint4 *dest, const uint4 *src, size_t n, int pe) {
-    shmemi_dget<0, SHMEMI_GROUP_THREAD>("probe", dest, src, n * sizeof(uint4), pe);
+    shmemi_dget<0, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, n * sizeof(uint4), pe);
 }
 PROBE probe_g(const long *src, int pe, long *out) {
     *out = shmem_long_g(src, pe);
@@ -71,19 +71,19 @@ PROBE probe_ld_bypass(const uint32_t *p, uint32_t *out) {
 }
 
 PROBE probe_put_signal_default(uint4 *dest, const uint4 *src, uint64_t *sig, int pe) {
-    shmemi_dput_signal<0, SHMEMI_GROUP_THREAD>("probe", dest, src, 64, sig, 1, SHMEM_SIGNAL_SET,
+    shmemi_dput_signal<0, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, 64, sig, 1, SHMEM_SIGNAL_SET,
                                                pe);
 }
 PROBE probe_put_signal_add_default(uint4 *dest, const uint4 *src, uint64_t *sig, int pe) {
-    shmemi_dput_signal<0, SHMEMI_GROUP_THREAD>("probe", dest, src, 64, sig, 1, SHMEM_SIGNAL_ADD,
+    shmemi_dput_signal<0, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, 64, sig, 1, SHMEM_SIGNAL_ADD,
                                                pe);
 }
 PROBE probe_put_signal_bypass(uint4 *dest, const uint4 *src, uint64_t *sig, int pe) {
-    shmemi_dput_signal<1, SHMEMI_GROUP_THREAD>("probe", dest, src, 64, sig, 1, SHMEM_SIGNAL_SET,
+    shmemi_dput_signal<1, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, 64, sig, 1, SHMEM_SIGNAL_SET,
                                                pe);
 }
 PROBE probe_put_signal_add_bypass(uint4 *dest, const uint4 *src, uint64_t *sig, int pe) {
-    shmemi_dput_signal<1, SHMEMI_GROUP_THREAD>("probe", dest, src, 64, sig, 1, SHMEM_SIGNAL_ADD,
+    shmemi_dput_signal<1, SHMEMI_GROUP_THREAD>("probe", 0, dest, src, 64, sig, 1, SHMEM_SIGNAL_ADD,
                                                pe);
 }
 

@@ -66,35 +66,37 @@ SHMEMI_DI void shmemi_api_put(const char *call, shmem_ctx_t ctx, void *d, const 
                               int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
     if (shmemi_dctx_tag_bypass(ctx))
-        shmemi_dput<1, Group>(call, d, s, n, pe);
+        shmemi_dput<1, Group>(call, shmemi_dproxy_ctx(ctx), d, s, n, pe);
     else
-        shmemi_dput<0, Group>(call, d, s, n, pe);
+        shmemi_dput<0, Group>(call, shmemi_dproxy_ctx(ctx), d, s, n, pe);
 }
 template <int Group>
 SHMEMI_DI void shmemi_api_get(const char *call, shmem_ctx_t ctx, void *d, const void *s, size_t n,
                               int pe) {
-    shmemi_dget<0, Group>(call, d, s, n, shmemi_dctx_pe(ctx, pe));
+    shmemi_dget<0, Group>(call, shmemi_dproxy_ctx(ctx), d, s, n, shmemi_dctx_pe(ctx, pe));
 }
 template <int Group> SHMEMI_DI void shmemi_api_quiet(shmem_ctx_t ctx) {
     if (shmemi_dctx_bypass(ctx))
-        shmemi_dquiet_group<1, Group>();
+        shmemi_dquiet_group<1, Group>(shmemi_dproxy_ctx(ctx));
     else
-        shmemi_dquiet_group<0, Group>();
+        shmemi_dquiet_group<0, Group>(shmemi_dproxy_ctx(ctx));
 }
 template <int Group> SHMEMI_DI void shmemi_api_fence(shmem_ctx_t ctx) {
     if (shmemi_dctx_bypass(ctx))
-        shmemi_dfence_group<1, Group>();
+        shmemi_dfence_group<1, Group>(shmemi_dproxy_ctx(ctx));
     else
-        shmemi_dfence_group<0, Group>();
+        shmemi_dfence_group<0, Group>(shmemi_dproxy_ctx(ctx));
 }
 template <int Group>
 SHMEMI_DI void shmemi_api_put_signal(const char *call, shmem_ctx_t ctx, void *d, const void *s,
                                      size_t n, uint64_t *sig, uint64_t signal, int sig_op, int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
     if (shmemi_dctx_tag_bypass(ctx))
-        shmemi_dput_signal<1, Group>(call, d, s, n, sig, signal, sig_op, pe);
+        shmemi_dput_signal<1, Group>(call, shmemi_dproxy_ctx(ctx), d, s, n, sig, signal, sig_op,
+                                     pe);
     else
-        shmemi_dput_signal<0, Group>(call, d, s, n, sig, signal, sig_op, pe);
+        shmemi_dput_signal<0, Group>(call, shmemi_dproxy_ctx(ctx), d, s, n, sig, signal, sig_op,
+                                     pe);
 }
 template <typename T>
 SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T *s, ptrdiff_t dst,
@@ -104,8 +106,8 @@ SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T 
         return;
     if (shmemi_dproxied(pe)) {
         for (size_t i = 0; i < n; i++)
-            shmemi_dproxy_put_thread(call, d + (ptrdiff_t)i * dst, s + (ptrdiff_t)i * sst,
-                                     sizeof(T), pe);
+            shmemi_dproxy_put_thread(call, shmemi_dproxy_ctx(ctx), d + (ptrdiff_t)i * dst,
+                                     s + (ptrdiff_t)i * sst, sizeof(T), pe);
         if (shmemi_dctx_tag_bypass(ctx))
             shmemi_dtrack_dirty();
         return;
@@ -127,8 +129,8 @@ SHMEMI_DI void shmemi_api_iget(const char *call, shmem_ctx_t ctx, T *d, const T 
         return;
     if (shmemi_dproxied(pe)) {
         for (size_t i = 0; i < n; i++)
-            shmemi_dproxy_get_thread(call, d + (ptrdiff_t)i * dst, s + (ptrdiff_t)i * sst,
-                                     sizeof(T), pe);
+            shmemi_dproxy_get_thread(call, shmemi_dproxy_ctx(ctx), d + (ptrdiff_t)i * dst,
+                                     s + (ptrdiff_t)i * sst, sizeof(T), pe);
         return;
     }
     const T *r = (const T *)shmemi_dremote(call, s, sizeof(T), pe);
@@ -140,7 +142,7 @@ SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe
     pe = shmemi_dctx_pe(ctx, pe);
     if (shmemi_dproxied(pe)) {
         shmemi_dcheck_symmetric(call, d, sizeof(T));
-        shmemi_dproxy_put_thread(call, d, &v, sizeof(T), pe);
+        shmemi_dproxy_put_thread(call, shmemi_dproxy_ctx(ctx), d, &v, sizeof(T), pe);
         if (shmemi_dctx_tag_bypass(ctx))
             shmemi_dtrack_dirty();
         return;
@@ -159,7 +161,7 @@ SHMEMI_DI T shmemi_api_g(const char *call, shmem_ctx_t ctx, const T *s, int pe) 
     if (shmemi_dproxied(pe)) {
         shmemi_dcheck_symmetric(call, s, sizeof(T));
         T v;
-        shmemi_dproxy_get_thread(call, &v, s, sizeof(T), pe);
+        shmemi_dproxy_get_thread(call, shmemi_dproxy_ctx(ctx), &v, s, sizeof(T), pe);
         return v;
     }
     return shmemi_ld_bypass((const T *)shmemi_dremote(call, s, sizeof(T), pe));
@@ -170,7 +172,7 @@ template <typename T>
 SHMEMI_DI shmemi_dword<T> shmemi_api_amo_target(const char *call, shmem_ctx_t ctx, const T *d,
                                                 int pe) {
     pe = shmemi_dctx_pe(ctx, pe);
-    shmemi_dword<T> w = {NULL, (T *)d, pe, call};
+    shmemi_dword<T> w = {NULL, (T *)d, pe, call, shmemi_dproxy_ctx(ctx)};
     if (shmemi_dproxied(pe))
         shmemi_dcheck_symmetric(call, d, sizeof(T));
     else

@@ -59,12 +59,13 @@ template <int Group> SHMEMI_DI void shmemi_dteam_sync(const char *call, const sh
 
 /* Copies n bytes to dest on member j with plain stores (the caller's own copy when j is the
  * caller). */
-/* The group's copy of n bytes to dest on world PE pe: stores, or a put through the proxy. */
+/* The group's copy of n bytes to dest on world PE pe: stores, or a put through the proxy on the
+ * default context (the team barrier after it completes that context). */
 template <int Group>
 SHMEMI_DI void shmemi_dcoll_push(const char *call, void *dest, const void *source, size_t n,
                                  int pe) {
     if (shmemi_dproxied(pe)) {
-        shmemi_dproxy_put<Group>(call, dest, source, n, pe);
+        shmemi_dproxy_put<Group>(call, 0, dest, source, n, pe);
         return;
     }
     shmemi_dcopy<0, 0, Group>(shmemi_dremote(call, dest, n, pe), source, n);

@@ -23,8 +23,8 @@ template <int Bypass> SHMEMI_DI void shmemi_dfence_order() {
 }
 /* The proxy's part of a fence, by one thread after the fence: a FENCE command, which orders the
  * ring's earlier commands to every PE before its later ones. */
-SHMEMI_DI void shmemi_dfence_proxy(const char *call) {
-    shmemi_dproxy_order<0>(call);
+SHMEMI_DI void shmemi_dfence_proxy(const char *call, uint64_t pctx) {
+    shmemi_dproxy_order<0>(call, pctx);
 }
 #endif /* SHMEMI_DEVICE_PASS */
 

@@ -2,7 +2,9 @@
 /* The device operations, once per path (Bypass = 0: default context, 1: BYPASS context) and per
  * group (thread, warp, block). The public functions in shmem/device/impl/api__funcs.h choose one
  * of these; scripts/check-isa compiles each of them alone and checks its instructions against
- * docs/memory_model.md's implementation table. */
+ * docs/memory_model.md's implementation table. Operations that may take the proxy also take the
+ * caller's context as the ring's context field (pctx, shmemi_dproxy_ctx); the load/store path
+ * never reads it. */
 #ifndef SHMEM_DEVICE_IMPL_OPS__FUNCS_H
 #define SHMEM_DEVICE_IMPL_OPS__FUNCS_H
 
@@ -95,10 +97,11 @@ template <typename T> SHMEMI_DI void shmemi_st_bypass(T *p, T v) {
 /* put: local source, remote destination. get: remote source (always read with bypass loads, so a
  * get never returns a stale cache line), local destination. */
 template <int Bypass, int Group>
-SHMEMI_DI void shmemi_dput(const char *call, void *dest, const void *source, size_t n, int pe) {
+SHMEMI_DI void shmemi_dput(const char *call, uint64_t pctx, void *dest, const void *source,
+                           size_t n, int pe) {
     if (shmemi_dproxied(pe)) {
         shmemi_dcheck_symmetric(call, dest, n);
-        shmemi_dproxy_put<Group>(call, dest, source, n, pe);
+        shmemi_dproxy_put<Group>(call, pctx, dest, source, n, pe);
         if (Bypass)
             shmemi_dtrack_dirty();
         return;
@@ -109,10 +112,11 @@ SHMEMI_DI void shmemi_dput(const char *call, void *dest, const void *source, siz
         shmemi_dtrack_dirty();
 }
 template <int Bypass, int Group>
-SHMEMI_DI void shmemi_dget(const char *call, void *dest, const void *source, size_t n, int pe) {
+SHMEMI_DI void shmemi_dget(const char *call, uint64_t pctx, void *dest, const void *source,
+                           size_t n, int pe) {
     if (shmemi_dproxied(pe)) {
         shmemi_dcheck_symmetric(call, source, n);
-        shmemi_dproxy_get<Group>(call, dest, source, n, pe);
+        shmemi_dproxy_get<Group>(call, pctx, dest, source, n, pe);
         return;
     }
     const void *r = shmemi_dremote(call, source, n, pe);
@@ -131,23 +135,24 @@ template <int Quiet, int Bypass> SHMEMI_DI void shmemi_dorder_fence() {
     else
         shmemi_dfence_order<Bypass>();
 }
-/* The proxy's part of a quiet or fence (quiet_order__funcs.h, fence_order__funcs.h). */
-template <int Quiet> SHMEMI_DI void shmemi_dorder_proxy() {
+/* The proxy's part of a quiet or fence of context pctx (quiet_order__funcs.h,
+ * fence_order__funcs.h). */
+template <int Quiet> SHMEMI_DI void shmemi_dorder_proxy(uint64_t pctx) {
     if (Quiet)
-        shmemi_dquiet_proxy("shmem_quiet");
+        shmemi_dquiet_proxy("shmem_quiet", pctx);
     else
-        shmemi_dfence_proxy("shmem_fence");
+        shmemi_dfence_proxy("shmem_fence", pctx);
 }
-template <int Bypass> SHMEMI_DI void shmemi_dquiet() {
+template <int Bypass> SHMEMI_DI void shmemi_dquiet(uint64_t pctx) {
     shmemi_dorder_fence<1, Bypass>();
-    shmemi_dquiet_proxy("shmem_quiet");
+    shmemi_dquiet_proxy("shmem_quiet", pctx);
 }
 /* Quiet (Quiet = 1) or fence (Quiet = 0) of a thread or group: every thread's stores are drained
  * and the group synchronized before one thread acts, so the fence covers the whole group's
  * operations. Tracked BYPASS contexts: that thread emits the fence only when some thread of the
  * group may have operations outstanding (a group-wide OR of their slots), and those threads record
  * that it covered them only after the group has synchronized again, that is after the fence. */
-template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
+template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder(uint64_t pctx) {
     shmemi_drain_stores();
 #if SHMEMI_DEVICE_TRACK
     if (Bypass) {
@@ -156,7 +161,7 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
         if (shmemi_group_any<Group>(mine) && shmemi_group_rank<Group>() == 0)
             shmemi_dorder_fence<Quiet, 1>();
         if (shmemi_group_rank<Group>() == 0)
-            shmemi_dorder_proxy<Quiet>();
+            shmemi_dorder_proxy<Quiet>(pctx);
         shmemi_group_sync<Group>();
         if (mine)
             shmemi_dtrack_settle(t);
@@ -166,15 +171,15 @@ template <int Quiet, int Bypass, int Group> SHMEMI_DI void shmemi_dorder() {
     shmemi_group_sync<Group>();
     if (shmemi_group_rank<Group>() == 0) {
         shmemi_dorder_fence<Quiet, Bypass>();
-        shmemi_dorder_proxy<Quiet>();
+        shmemi_dorder_proxy<Quiet>(pctx);
     }
     shmemi_group_sync<Group>();
 }
-template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group() {
-    shmemi_dorder<1, Bypass, Group>();
+template <int Bypass, int Group> SHMEMI_DI void shmemi_dquiet_group(uint64_t pctx) {
+    shmemi_dorder<1, Bypass, Group>(pctx);
 }
-template <int Bypass, int Group> SHMEMI_DI void shmemi_dfence_group() {
-    shmemi_dorder<0, Bypass, Group>();
+template <int Bypass, int Group> SHMEMI_DI void shmemi_dfence_group(uint64_t pctx) {
+    shmemi_dorder<0, Bypass, Group>(pctx);
 }
 
 /* ---- atomics (relaxed, system scope, atomic within the GPU atomicity domain) -------------------
@@ -214,19 +219,20 @@ template <typename T> SHMEMI_DI void shmemi_damo_set(T *r, T v) {
 }
 
 /* The target of a device AMO: its mapped address r, or (r NULL) the symmetric address addr on pe,
- * which the proxy reaches. The forms below take the proxy path only when r is NULL; without
- * SHMEM_DEVICE_PROXY they are the pointer forms above. */
+ * which the proxy reaches on the context of field pctx. The forms below take the proxy path only
+ * when r is NULL; without SHMEM_DEVICE_PROXY they are the pointer forms above. */
 template <typename T> struct shmemi_dword {
     T *r;
     T *addr;
     int pe;
     const char *call;
+    uint64_t pctx;
 };
 template <typename T>
 SHMEMI_DI T shmemi_dword_proxy(const shmemi_dword<T> &w, uint32_t op, T v, T cmp, bool fetch) {
     typedef typename shmemi_bits<sizeof(T)>::type B;
     const uint64_t old =
-        shmemi_dproxy_amo(w.call, op, w.addr, (uint64_t)shmemi_bit_cast<B>(v),
+        shmemi_dproxy_amo(w.call, w.pctx, op, w.addr, (uint64_t)shmemi_bit_cast<B>(v),
                           (uint64_t)shmemi_bit_cast<B>(cmp), sizeof(T), fetch, w.pe);
     return shmemi_bit_cast<T>((B)old);
 }
@@ -293,12 +299,13 @@ template <int Bypass> SHMEMI_DI void shmemi_dsignal(uint64_t *r, uint64_t value,
 }
 
 template <int Bypass, int Group>
-SHMEMI_DI void shmemi_dput_signal(const char *call, void *dest, const void *source, size_t n,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+SHMEMI_DI void shmemi_dput_signal(const char *call, uint64_t pctx, void *dest, const void *source,
+                                  size_t n, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                  int pe) {
     if (shmemi_dproxied(pe)) {
         shmemi_dcheck_symmetric(call, dest, n);
         shmemi_dcheck_symmetric(call, sig_addr, sizeof(uint64_t));
-        shmemi_dproxy_put_signal<Group>(call, dest, source, n, sig_addr, signal, sig_op, pe);
+        shmemi_dproxy_put_signal<Group>(call, pctx, dest, source, n, sig_addr, signal, sig_op, pe);
         if (Bypass)
             shmemi_dtrack_dirty();
         return;
@@ -378,10 +385,11 @@ SHMEMI_DI int shmemi_ring_next(int base, int k, int n) {
 /* Every PE writes its epoch into its word of every peer's flag array, then waits until every
  * peer's word there reaches the epoch. One system-scope fence first (sequentially consistent for
  * barrier, which includes quiet; release for sync) makes the relaxed flag stores releases; the
- * waits acquire, so the barrier also synchronizes memory. One thread. */
+ * waits acquire, so the barrier also synchronizes memory. One thread; the proxy's commands on the
+ * default context (field 0), which barrier_all completes. */
 template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
     if (Quiet)
-        shmemi_dquiet<0>();
+        shmemi_dquiet<0>(0);
     else
         shmemi_fence_acq_rel<SHMEMI_SCOPE_SYSTEM>();
     const int me = shmemi_dstate.my_pe, n = shmemi_dstate.n_pes;
@@ -389,12 +397,12 @@ template <int Quiet> SHMEMI_DI void shmemi_dbarrier_thread(const char *call) {
     uint64_t epoch = *shmemi_dstate.barrier_epoch + 1;
     *shmemi_dstate.barrier_epoch = epoch;
     if (!Quiet)
-        shmemi_dproxy_order<0>(call);
+        shmemi_dproxy_order<0>(call, 0);
     for (int i = 1; i < n; i++) {
         int pe = shmemi_ring_next(me, i, n);
         if (shmemi_dproxied(pe)) {
-            shmemi_dproxy_amo(call, SHMEMI_PROXY_AMO_OP_SET, flags + me, epoch, 0, sizeof(uint64_t),
-                              false, pe);
+            shmemi_dproxy_amo(call, 0, SHMEMI_PROXY_AMO_OP_SET, flags + me, epoch, 0,
+                              sizeof(uint64_t), false, pe);
             continue;
         }
         uint64_t *r = (uint64_t *)shmemi_dremote(call, flags + me, sizeof(uint64_t), pe);

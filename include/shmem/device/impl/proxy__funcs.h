@@ -4,15 +4,24 @@
  * ticket, waits for its slot, writes the payload and the command into the ring (pinned host
  * memory) and publishes it with a system-scope release store; operations with a result wait for
  * the answer with system-scope acquire loads. Group forms synchronize the group, and one thread
- * issues for it. The proxy issues every command on the default context's transport state, so a
- * quiet on any context completes every earlier command of the PE. */
+ * issues for it. Every command carries the caller's context (shmemi_dproxy_ctx: 0 for the default
+ * context, else the context's object), and the consumer issues it on that context's transport
+ * state, so a fence or quiet orders or completes the commands of its own context only. */
 #ifndef SHMEM_DEVICE_IMPL_PROXY__FUNCS_H
 #define SHMEM_DEVICE_IMPL_PROXY__FUNCS_H
 
+#include <shmem/impl/ctx__types.h>
 #include <shmem/device/impl/copy__funcs.h>
 #include <shmem/device/impl/state__funcs.h>
 
 #if SHMEMI_DEVICE_PASS
+
+/* The context field of a command on handle ctx: the handle without its tag bits, that is 0 for
+ * SHMEM_CTX_DEFAULT and the context's object for any other (the consumer checks that it is a live
+ * context of this PE). No memory access: the kernel never reads host memory for it. */
+SHMEMI_DI uint64_t shmemi_dproxy_ctx(shmem_ctx_t ctx) {
+    return (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx);
+}
 
 struct shmemi_dproxy_ticket {
     uint64_t t;
@@ -49,13 +58,13 @@ SHMEMI_DI shmemi_dproxy_ticket shmemi_dproxy_take(const char *call) {
 
 /* Step 3: the command's fields, then its sequence number with release (which also publishes the
  * payload written before). */
-SHMEMI_DI void shmemi_dproxy_submit(const shmemi_dproxy_ticket &k, uint32_t op, int pe,
-                                    const void *target, uint64_t len, uint64_t operand,
+SHMEMI_DI void shmemi_dproxy_submit(const shmemi_dproxy_ticket &k, uint32_t op, uint64_t pctx,
+                                    int pe, const void *target, uint64_t len, uint64_t operand,
                                     uint64_t compare, uint32_t amo_op) {
     shmemi_proxy_cmd_t *c = k.cmd;
     c->op = op;
     c->pe = pe;
-    c->ctx = 0;
+    c->ctx = pctx;
     c->target = (uint64_t)(uintptr_t)target;
     c->len = len;
     c->operand = operand;
@@ -72,25 +81,27 @@ SHMEMI_DI void shmemi_dproxy_release(const shmemi_dproxy_ticket &k) {
     shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(&k.slot->free, k.t + shmemi_dstate.proxy.n_slots);
 }
 
-/* put and get through the proxy, in pieces of at most a slot's payload. */
-SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, void *dest, const void *source, size_t n,
-                                        int pe) {
+/* put and get through the proxy on the context of field pctx (shmemi_dproxy_ctx), in pieces of at
+ * most a slot's payload. */
+SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, uint64_t pctx, void *dest,
+                                        const void *source, size_t n, int pe) {
     const size_t chunk = shmemi_dstate.proxy.chunk;
     for (size_t done = 0; done < n;) {
         const size_t len = n - done < chunk ? n - done : chunk;
         shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
         shmemi_dcopy<0, 0, SHMEMI_GROUP_THREAD>(k.data, (const char *)source + done, len);
-        shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT, pe, (char *)dest + done, len, 0, 0, 0);
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT, pctx, pe, (char *)dest + done, len, 0, 0, 0);
         done += len;
     }
 }
-SHMEMI_DI void shmemi_dproxy_get_thread(const char *call, void *dest, const void *source, size_t n,
-                                        int pe) {
+SHMEMI_DI void shmemi_dproxy_get_thread(const char *call, uint64_t pctx, void *dest,
+                                        const void *source, size_t n, int pe) {
     const size_t chunk = shmemi_dstate.proxy.chunk;
     for (size_t done = 0; done < n;) {
         const size_t len = n - done < chunk ? n - done : chunk;
         shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
-        shmemi_dproxy_submit(k, SHMEMI_PROXY_GET, pe, (const char *)source + done, len, 0, 0, 0);
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_GET, pctx, pe, (const char *)source + done, len, 0, 0,
+                             0);
         shmemi_dproxy_answer(call, k);
         /* Bypassing loads: the host wrote the payload. */
         shmemi_dcopy<1, 0, SHMEMI_GROUP_THREAD>((char *)dest + done, k.data, len);
@@ -99,28 +110,28 @@ SHMEMI_DI void shmemi_dproxy_get_thread(const char *call, void *dest, const void
     }
 }
 template <int Group>
-SHMEMI_DI void shmemi_dproxy_put(const char *call, void *dest, const void *source, size_t n,
-                                 int pe) {
+SHMEMI_DI void shmemi_dproxy_put(const char *call, uint64_t pctx, void *dest, const void *source,
+                                 size_t n, int pe) {
     shmemi_group_sync<Group>();
     if (shmemi_group_rank<Group>() == 0)
-        shmemi_dproxy_put_thread(call, dest, source, n, pe);
+        shmemi_dproxy_put_thread(call, pctx, dest, source, n, pe);
     shmemi_group_sync<Group>();
 }
 template <int Group>
-SHMEMI_DI void shmemi_dproxy_get(const char *call, void *dest, const void *source, size_t n,
-                                 int pe) {
+SHMEMI_DI void shmemi_dproxy_get(const char *call, uint64_t pctx, void *dest, const void *source,
+                                 size_t n, int pe) {
     shmemi_group_sync<Group>();
     if (shmemi_group_rank<Group>() == 0)
-        shmemi_dproxy_get_thread(call, dest, source, n, pe);
+        shmemi_dproxy_get_thread(call, pctx, dest, source, n, pe);
     shmemi_group_sync<Group>();
 }
 
 /* An AMO (SHMEMI_PROXY_AMO_OP_*) of size bytes on dest at pe; fetch: returns the old bits. */
-SHMEMI_DI uint64_t shmemi_dproxy_amo(const char *call, uint32_t op, const void *dest,
+SHMEMI_DI uint64_t shmemi_dproxy_amo(const char *call, uint64_t pctx, uint32_t op, const void *dest,
                                      uint64_t operand, uint64_t compare, size_t size, bool fetch,
                                      int pe) {
     shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
-    shmemi_dproxy_submit(k, fetch ? SHMEMI_PROXY_AMO_FETCH : SHMEMI_PROXY_AMO, pe, dest, size,
+    shmemi_dproxy_submit(k, fetch ? SHMEMI_PROXY_AMO_FETCH : SHMEMI_PROXY_AMO, pctx, pe, dest, size,
                          operand, compare, op);
     if (!fetch)
         return 0;
@@ -133,34 +144,36 @@ SHMEMI_DI uint64_t shmemi_dproxy_amo(const char *call, uint32_t op, const void *
 /* put-with-signal: the payload in pieces, the last one carrying the signal (SHMEM_SIGNAL_SET or
  * _ADD), which the proxy delivers after it. */
 template <int Group>
-SHMEMI_DI void shmemi_dproxy_put_signal(const char *call, void *dest, const void *source, size_t n,
-                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+SHMEMI_DI void shmemi_dproxy_put_signal(const char *call, uint64_t pctx, void *dest,
+                                        const void *source, size_t n, uint64_t *sig_addr,
+                                        uint64_t signal, int sig_op, int pe) {
     shmemi_group_sync<Group>();
     if (shmemi_group_rank<Group>() == 0) {
         const size_t chunk = shmemi_dstate.proxy.chunk;
         const size_t head = n > chunk ? (n - 1) / chunk * chunk : 0;
-        shmemi_dproxy_put_thread(call, dest, source, head, pe);
+        shmemi_dproxy_put_thread(call, pctx, dest, source, head, pe);
         shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
         shmemi_dcopy<0, 0, SHMEMI_GROUP_THREAD>(k.data, (const char *)source + head, n - head);
-        shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT_SIGNAL, pe, (char *)dest + head, n - head, signal,
-                             (uint64_t)(uintptr_t)sig_addr,
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT_SIGNAL, pctx, pe, (char *)dest + head, n - head,
+                             signal, (uint64_t)(uintptr_t)sig_addr,
                              sig_op == SHMEM_SIGNAL_ADD ? SHMEMI_PROXY_AMO_OP_ADD
                                                         : SHMEMI_PROXY_AMO_OP_SET);
     }
     shmemi_group_sync<Group>();
 }
 
-/* The proxy's part of a fence (Quiet = 0: every PE's commands ordered) or quiet (Quiet = 1: every
- * earlier command complete), by one thread, after the load/store path's own fence. */
-template <int Quiet> SHMEMI_DI void shmemi_dproxy_order(const char *call) {
+/* The proxy's part of a fence (Quiet = 0: the context's commands to every PE ordered) or quiet
+ * (Quiet = 1: every earlier command of the context complete), by one thread, after the load/store
+ * path's own fence. */
+template <int Quiet> SHMEMI_DI void shmemi_dproxy_order(const char *call, uint64_t pctx) {
     if (!shmemi_dproxy_on())
         return;
     shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
     if (!Quiet) {
-        shmemi_dproxy_submit(k, SHMEMI_PROXY_FENCE, -1, NULL, 0, 0, 0, 0);
+        shmemi_dproxy_submit(k, SHMEMI_PROXY_FENCE, pctx, -1, NULL, 0, 0, 0, 0);
         return;
     }
-    shmemi_dproxy_submit(k, SHMEMI_PROXY_QUIET, shmemi_dstate.my_pe, NULL, 0, 0, 0, 0);
+    shmemi_dproxy_submit(k, SHMEMI_PROXY_QUIET, pctx, shmemi_dstate.my_pe, NULL, 0, 0, 0, 0);
     shmemi_dproxy_answer(call, k);
     shmemi_dproxy_release(k);
 }

@@ -23,8 +23,8 @@ template <int Bypass> SHMEMI_DI void shmemi_dquiet_order() {
 }
 /* The proxy's part of a quiet, by one thread after the fence: a QUIET command, answered once
  * every earlier command of this PE's ring is complete. */
-SHMEMI_DI void shmemi_dquiet_proxy(const char *call) {
-    shmemi_dproxy_order<1>(call);
+SHMEMI_DI void shmemi_dquiet_proxy(const char *call, uint64_t pctx) {
+    shmemi_dproxy_order<1>(call, pctx);
 }
 #endif /* SHMEMI_DEVICE_PASS */
 

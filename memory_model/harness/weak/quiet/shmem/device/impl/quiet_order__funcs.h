@@ -10,8 +10,8 @@
 #if SHMEMI_DEVICE_PASS
 template <int Bypass> SHMEMI_DI void shmemi_dquiet_order() {}
 /* Nor does it send its proxy a QUIET command. */
-SHMEMI_DI void shmemi_dquiet_proxy(const char *call) {
-    (void)call;
+SHMEMI_DI void shmemi_dquiet_proxy(const char *call, uint64_t pctx) {
+    (void)call, (void)pctx;
 }
 #endif /* SHMEMI_DEVICE_PASS */
 
