@@ -16,9 +16,10 @@ if(NOT SHMEM_UCX STREQUAL "off")
     pkg_check_modules(UCX QUIET IMPORTED_TARGET ucx)
   endif()
   # Without pkg-config or its module (UCX built by hand, a cluster's module): the headers and
-  # libucp under UCX_ROOT (CMake variable or environment), else the default places.
+  # libucp under the CMake variable UCX_ROOT, else the default places. (Not an environment
+  # variable: UCX warns about every UCX_* variable it does not know.)
   if(NOT UCX_FOUND)
-    set(_ucx_hints ${UCX_ROOT} $ENV{UCX_ROOT})
+    set(_ucx_hints ${UCX_ROOT})
     find_path(UCX_API_INCLUDE_DIR ucp/api/ucp.h HINTS ${_ucx_hints} PATH_SUFFIXES include)
     find_library(UCX_UCP_LIBRARY ucp HINTS ${_ucx_hints} PATH_SUFFIXES lib lib64)
     find_library(UCX_UCS_LIBRARY ucs HINTS ${_ucx_hints} PATH_SUFFIXES lib lib64)

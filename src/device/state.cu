@@ -75,7 +75,11 @@ static shmemi_status_t device_init(void) {
     state.my_pe = shmemi_state.my_pe;
     state.n_pes = n;
     state.device = shmemi_ipc_device();
-    state.one_node = shmemi_n_nodes == 1;
+    /* SHMEM_TEAM_SHARED is the world where this PE maps every PE's heap, as on the host
+     * (not with SHMEM_DISABLE_P2P=1, nor across nodes). */
+    state.one_node = 1;
+    for (int pe = 0; pe < n; pe++)
+        state.one_node &= shmemi_routes[pe].mapped;
     state.heap_base = shmemi_state.segments[0].local_base;
     state.heap_size = shmemi_state.segments[0].size;
     /* A PE whose heap this PE does not map (another node, or SHMEM_DISABLE_P2P=1) goes through

@@ -30,7 +30,7 @@ SHMEMI_DI void shmemi_dfatal_root(const char *call, int root, int size) {
     shmemi_dfatal(SHMEMI_DFATAL_ROOT, call, NULL, NULL, root, size);
 }
 
-/* SHMEM_TEAM_SHARED: every PE when they are all on this node (as the host's team), else the
+/* SHMEM_TEAM_SHARED: every PE when this PE maps them all (as the host's team), else the
  * caller. */
 SHMEMI_DI shmemi_dteam shmemi_dteam_get(const char *call, shmem_team_t team) {
     const int me = shmemi_dstate.my_pe, n = shmemi_dstate.n_pes;

@@ -61,7 +61,7 @@ typedef struct shmemi_device_state {
     int my_pe;
     int n_pes;
     int device;   /* the GPU of this PE */
-    int one_node; /* 1 when every PE is on this PE's node */
+    int one_node; /* 1 when this PE maps every PE's heap (SHMEM_TEAM_SHARED is the world) */
     char *heap_base;
     size_t heap_size;
     uint64_t timeout_ns; /* SHMEM_DEVICE_TIMEOUT_MS in ns; 0 = wait forever */
