@@ -361,18 +361,22 @@ static void *ctx_producer(void *arg) {
     int k = (int)(intptr_t)arg, next = (me + 1) % npes;
     shmem_ctx_t ctx = cx[k];
     unsigned char data[CTX_LEN], back[CTX_LEN];
-    fill(data, CTX_LEN, cseed(k));
-    shmemt_proxy_put(proxy, ctx, cregion(k), data, CTX_LEN, next);
-    uint64_t pending = (CTX_LEN + CHUNK - 1) / CHUNK;
+    uint64_t pending = 0;
     if (k == CA) {
-        shmemt_proxy_amo(proxy, ctx, SHMEMI_PROXY_AMO_OP_ADD, &ccount[me], 1, 0, 8, 0, next);
-        pending++;
-        /* Issued directly on A's transport state: the proxy's quiet on A completes it too. */
+        /* Issued directly on A's transport state: the proxy's quiet on A completes it too.
+         * Before A's first command, so that the consumer adds nothing to A while it is counted. */
         unsigned char direct[CTX_LEN];
         fill(direct, CTX_LEN, cseed(DIRECT));
         uint64_t before = shmemt_recorder_counts(ctx).pending;
         shmem_ctx_putmem(ctx, cregion(DIRECT), direct, CTX_LEN, next);
         pending += shmemt_recorder_counts(ctx).pending - before;
+    }
+    fill(data, CTX_LEN, cseed(k));
+    shmemt_proxy_put(proxy, ctx, cregion(k), data, CTX_LEN, next);
+    pending += (CTX_LEN + CHUNK - 1) / CHUNK;
+    if (k == CA) {
+        shmemt_proxy_amo(proxy, ctx, SHMEMI_PROXY_AMO_OP_ADD, &ccount[me], 1, 0, 8, 0, next);
+        pending++;
     }
     if (k == CB) {
         unsigned char sdata[CHUNK];
