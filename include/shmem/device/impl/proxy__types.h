@@ -57,7 +57,7 @@ typedef struct shmemi_proxy_cmd {
     uint64_t seq;     /* ticket + 1, stored last with release */
     uint32_t op;      /* SHMEMI_PROXY_* */
     int32_t pe;       /* world PE */
-    uint64_t ctx;     /* the context's object (struct shmemi_ctx *), 0 for the default context */
+    uint64_t ctx;     /* the context's object (the handle without its tag bits), 0: default */
     uint64_t target;  /* symmetric address on pe, as the producer's PE sees it */
     uint64_t len;     /* PUT, GET, PUT_SIGNAL: bytes (at most chunk); AMO: 4 or 8 */
     uint64_t operand; /* AMO operand; PUT_SIGNAL: the signal value */
