@@ -130,8 +130,15 @@ int ucx_wait(long timeout_us, int pe_thread);
 ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe);
 /* Waits for a request of UCX, progressing the worker and applying delivered operations. */
 shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const char *what, int pe);
-double ucx_now(void);
-__attribute__((noreturn)) void ucx_timed_out(const char *what, int pe);
+/* The clock of a blocking wait; zero to start. */
+typedef struct {
+    double start;
+    unsigned spins;
+} ucx_wait_timer_t;
+/* One pass of a blocking wait: progresses t's worker, applies what peers asked of this PE, and
+ * ends the job, naming what and pe (-1: every PE), once the wait has lasted ucx.timeout seconds
+ * (SHMEM_NETWORK_TIMEOUT). */
+void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const char *what, int pe);
 
 /* Delivered segments (ucx_am.c). An operation whose answer the source waits for: a get's data,
  * a fetched value. On the caller's stack for blocking operations; owned by the answer (freed

@@ -343,19 +343,9 @@ static shmemi_status_t request_send(shmemi_transport_ctx_t *t, int pe, am_reques
 /* Waits for a pending answer, progressing and applying what peers ask of this PE. */
 static shmemi_status_t pending_wait(shmemi_transport_ctx_t *t, ucx_am_pending_t *pending,
                                     const char *what, int pe) {
-    double start = 0;
-    unsigned spins = 0;
-    while (!__atomic_load_n(&pending->done, __ATOMIC_ACQUIRE)) {
-        ucx_pe_progress(t->worker);
-        ucx_am_apply();
-        if ((++spins & 1023) == 0 && ucx.timeout > 0) {
-            double clock = ucx_now();
-            if (start == 0)
-                start = clock;
-            else if (clock - start > ucx.timeout)
-                ucx_timed_out(what, pe);
-        }
-    }
+    ucx_wait_timer_t timer = {0};
+    while (!__atomic_load_n(&pending->done, __ATOMIC_ACQUIRE))
+        ucx_wait_step(t, &timer, what, pe);
     return (shmemi_status_t)pending->status;
 }
 
@@ -420,20 +410,10 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
 }
 
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
-    double start = 0;
-    unsigned spins = 0;
+    ucx_wait_timer_t timer = {0};
     while (__atomic_load_n(&t->am_done, __ATOMIC_ACQUIRE) !=
-           __atomic_load_n(&t->am_sent, __ATOMIC_RELAXED)) {
-        ucx_pe_progress(t->worker);
-        ucx_am_apply();
-        if ((++spins & 1023) == 0 && ucx.timeout > 0) {
-            double clock = ucx_now();
-            if (start == 0)
-                start = clock;
-            else if (clock - start > ucx.timeout)
-                ucx_timed_out("quiet of delivered operations", -1);
-        }
-    }
+           __atomic_load_n(&t->am_sent, __ATOMIC_RELAXED))
+        ucx_wait_step(t, &timer, "quiet of delivered operations", -1);
     return SHMEMI_OK;
 }
 

@@ -21,7 +21,7 @@
 static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
 static shmemi_transport_ctx_t *contexts;
 
-double ucx_now(void) {
+static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -39,7 +39,7 @@ static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status) {
                     pe, ucs_status_string(status));
 }
 
-void ucx_timed_out(const char *what, int pe) {
+__attribute__((noreturn)) static void timed_out(const char *what, int pe) {
     char whom[32] = "every PE";
     if (pe >= 0)
         snprintf(whom, sizeof(whom), "PE %d", pe);
@@ -47,6 +47,18 @@ void ucx_timed_out(const char *what, int pe) {
                     "%s (%s) did not complete within %g s (SHMEM_NETWORK_TIMEOUT): a PE stopped "
                     "making progress, or the network between the nodes is down",
                     what, whom, ucx.timeout);
+}
+
+void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const char *what, int pe) {
+    ucx_pe_progress(t->worker);
+    ucx_am_apply();
+    if ((++timer->spins & 1023) == 0 && ucx.timeout > 0) {
+        double clock = now();
+        if (timer->start == 0)
+            timer->start = clock;
+        else if (clock - timer->start > ucx.timeout)
+            timed_out(what, pe);
+    }
 }
 
 /* Waits for req, progressing the worker (which also answers peers waiting for this PE) and
@@ -60,20 +72,10 @@ shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const cha
                        ucs_status_string(UCS_PTR_STATUS(req)));
         return SHMEMI_ERR_PEER;
     }
-    double start = 0;
-    unsigned spins = 0;
+    ucx_wait_timer_t timer = {0};
     ucs_status_t st;
-    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        ucx_pe_progress(t->worker);
-        ucx_am_apply();
-        if ((++spins & 1023) == 0 && ucx.timeout > 0) {
-            double clock = ucx_now();
-            if (start == 0)
-                start = clock;
-            else if (clock - start > ucx.timeout)
-                ucx_timed_out(what, pe);
-        }
-    }
+    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS)
+        ucx_wait_step(t, &timer, what, pe);
     ucp_request_free(req);
     if (st != UCS_OK) {
         ucx_host->warn("network", "%s to PE %d failed: %s", what, pe, ucs_status_string(st));
