@@ -228,12 +228,12 @@ ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe) {
         return NULL;
     if (!t->private_ctx)
         pthread_mutex_lock(&t->lock);
-    p = t->peers[pe];
+    p = __atomic_load_n(&t->peers[pe], __ATOMIC_RELAXED);
     if (p == NULL && (p = spare_take(pe)) != NULL) {
         p->next_spare = NULL;
         t->connected[t->n_connected] = pe;
-        __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
         __atomic_store_n(&t->peers[pe], p, __ATOMIC_RELEASE);
+        __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
     } else if (p == NULL && (p = calloc(1, sizeof(*p))) != NULL) {
         /* Failures of peers are detected, which excludes transports that cannot (UCX's self
          * transport among them): the endpoint to this PE itself then takes the same path as the
@@ -253,8 +253,8 @@ ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe) {
             p = NULL;
         } else {
             t->connected[t->n_connected] = pe;
-            __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
             __atomic_store_n(&t->peers[pe], p, __ATOMIC_RELEASE);
+            __atomic_store_n(&t->n_connected, t->n_connected + 1, __ATOMIC_RELEASE);
         }
     }
     if (!t->private_ctx)
@@ -488,7 +488,8 @@ static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
     }
     ucp_request_param_t param = {0};
     for (int i = 0; i < n; i++) {
-        ucx_peer_t *p = t->peers[t->connected[i]];
+        /* Published before the count that made it visible (ucx_peer_get). */
+        ucx_peer_t *p = __atomic_load_n(&t->peers[t->connected[i]], __ATOMIC_ACQUIRE);
         counts[i] = __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE);
         reqs[i] = NULL;
         if (counts[i] == __atomic_load_n(&p->flushed, __ATOMIC_RELAXED))
@@ -504,7 +505,7 @@ static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
         if (st != SHMEMI_OK)
             result = st;
         else if (flushing)
-            flushed(t->peers[t->connected[i]], counts[i]);
+            flushed(__atomic_load_n(&t->peers[t->connected[i]], __ATOMIC_ACQUIRE), counts[i]);
     }
     if (counts != count_stack)
         free(counts);
