@@ -103,9 +103,7 @@ static int peer_on_my_cpu(void) {
 }
 
 static void choose_policy(uint64_t now) {
-    int serves_network = shmemi_transport_net != NULL &&
-                         (shmemi_transport_net->flags & SHMEMI_TRANSPORT_NEEDS_PROGRESS) != 0;
-    wait_policy = shmemi_relax_policy(peer_on_my_cpu(), runnable_tasks(now), cores, serves_network);
+    wait_policy = shmemi_relax_policy(peer_on_my_cpu(), runnable_tasks(now), cores);
     wait_refresh_ns = now + SHMEMI_RELAX_REFRESH_NS;
 }
 

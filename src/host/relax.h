@@ -8,8 +8,7 @@
  * - more runnable tasks than processors: a yield or a sleep gives the processor away for a
  *   scheduler time slice (milliseconds), while the PE being waited for runs on another processor
  *   and answers within microseconds, so spin for longer;
- * - a quiet machine: spin for a while, then yield (cheap when nothing else wants the processor),
- *   for a long while when the waits also serve the peers' network operations.
+ * - a quiet machine: spin for a while, then yield (cheap when nothing else wants the processor).
  * The decision functions are pure, so that tests can drive them. */
 #ifndef SHMEM_SRC_HOST_RELAX_H
 #define SHMEM_SRC_HOST_RELAX_H
@@ -31,10 +30,8 @@ typedef struct {
 } shmemi_relax_policy_t;
 
 /* Thresholds for a PE that shares its processor with another PE of the job (peer_on_my_cpu) or
- * not, on a machine with runnable tasks ready to run (including this one) and cores processors;
- * serves_network: the PE's waits progress a network transport whose peers' operations need it. */
-shmemi_relax_policy_t shmemi_relax_policy(int peer_on_my_cpu, double runnable, long cores,
-                                          int serves_network);
+ * not, on a machine with runnable tasks ready to run (including this one) and cores processors. */
+shmemi_relax_policy_t shmemi_relax_policy(int peer_on_my_cpu, double runnable, long cores);
 
 /* What a wait that has lasted waited_ns does next; for SLEEP, *sleep_ns_p receives how long
  * (growing with the wait, at most SHMEMI_RELAX_MAX_SLEEP_NS). */

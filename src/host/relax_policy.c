@@ -15,16 +15,9 @@
 /* Otherwise a wait yields until it is this old, then sleeps: a PE that waits that long (a peer
  * computing, a stuck job) should leave the processor to others. */
 #define YIELD_UNTIL_NS 20000000u
-/* A PE whose waits also serve its peers' network operations (UCX over TCP applies a peer's put
- * or AMO when the target progresses) keeps polling this long on a quiet machine before it sleeps
- * in the transport's event descriptor: a sleeping target adds a wake-up to every peer's operation
- * (about half of a one-way put's latency over TCP here). Yields cost nothing while no other task
- * wants the processor, and a stuck job still ends up asleep. */
-#define NETWORK_YIELD_UNTIL_NS 1000000000u
 #define MIN_SLEEP_NS 10000u
 
-shmemi_relax_policy_t shmemi_relax_policy(int peer_on_my_cpu, double runnable, long cores,
-                                          int serves_network) {
+shmemi_relax_policy_t shmemi_relax_policy(int peer_on_my_cpu, double runnable, long cores) {
     shmemi_relax_policy_t p;
     if (peer_on_my_cpu) {
         p.spin_ns = 0;
@@ -34,7 +27,7 @@ shmemi_relax_policy_t shmemi_relax_policy(int peer_on_my_cpu, double runnable, l
         p.yield_ns = YIELD_UNTIL_NS;
     } else {
         p.spin_ns = QUIET_SPIN_NS;
-        p.yield_ns = serves_network ? NETWORK_YIELD_UNTIL_NS : YIELD_UNTIL_NS;
+        p.yield_ns = YIELD_UNTIL_NS;
     }
     return p;
 }

@@ -18,14 +18,14 @@ shmemi_relax_action_t action_at(const shmemi_relax_policy_t &p, uint64_t waited)
 // A machine with twice as many runnable tasks as processors, and the peer on another processor:
 // a yield would give this PE's processor away for a time slice, so the wait keeps spinning.
 TEST(RelaxPolicy, LoadedMachineKeepsSpinning) {
-    shmemi_relax_policy_t p = shmemi_relax_policy(0, 4.0, 2, 0);
+    shmemi_relax_policy_t p = shmemi_relax_policy(0, 4.0, 2);
     EXPECT_EQ(action_at(p, 10 * us), SHMEMI_RELAX_SPIN);
     EXPECT_EQ(action_at(p, 1 * ms), SHMEMI_RELAX_SPIN);
-    EXPECT_GE(p.spin_ns, shmemi_relax_policy(0, 1.0, 2, 0).spin_ns);
+    EXPECT_GE(p.spin_ns, shmemi_relax_policy(0, 1.0, 2).spin_ns);
 }
 
 TEST(RelaxPolicy, QuietMachineSpinsThenYields) {
-    shmemi_relax_policy_t p = shmemi_relax_policy(0, 1.0, 2, 0);
+    shmemi_relax_policy_t p = shmemi_relax_policy(0, 1.0, 2);
     EXPECT_EQ(action_at(p, 10 * us), SHMEMI_RELAX_SPIN);
     EXPECT_EQ(action_at(p, 100 * us), SHMEMI_RELAX_SPIN);
     EXPECT_EQ(action_at(p, 5 * ms), SHMEMI_RELAX_YIELD);
@@ -34,7 +34,7 @@ TEST(RelaxPolicy, QuietMachineSpinsThenYields) {
 // Another PE on this processor: spinning only delays it.
 TEST(RelaxPolicy, SharedProcessorYieldsAtOnce) {
     for (double runnable : {1.0, 4.0, 40.0}) {
-        shmemi_relax_policy_t p = shmemi_relax_policy(1, runnable, 2, 0);
+        shmemi_relax_policy_t p = shmemi_relax_policy(1, runnable, 2);
         EXPECT_EQ(action_at(p, 0), SHMEMI_RELAX_YIELD) << runnable;
         EXPECT_EQ(action_at(p, 1 * us), SHMEMI_RELAX_YIELD) << runnable;
     }
@@ -44,7 +44,7 @@ TEST(RelaxPolicy, SharedProcessorYieldsAtOnce) {
 TEST(RelaxPolicy, LongWaitsSleepWithBoundedBackOff) {
     for (int shared = 0; shared < 2; shared++)
         for (double runnable : {0.5, 4.0}) {
-            shmemi_relax_policy_t p = shmemi_relax_policy(shared, runnable, 2, 0);
+            shmemi_relax_policy_t p = shmemi_relax_policy(shared, runnable, 2);
             uint64_t previous = 0;
             for (uint64_t waited = p.yield_ns; waited < 10000 * ms; waited *= 2) {
                 uint64_t sleep_ns = 0;
@@ -58,31 +58,10 @@ TEST(RelaxPolicy, LongWaitsSleepWithBoundedBackOff) {
         }
 }
 
-// Waits that serve the peers' network operations keep polling (yielding) far longer on a quiet
-// machine before they sleep; loaded or sharing a processor, the same as other waits.
-TEST(RelaxPolicy, NetworkWaitsPollLongerOnQuietMachine) {
-    shmemi_relax_policy_t net = shmemi_relax_policy(0, 1.0, 2, 1);
-    shmemi_relax_policy_t local = shmemi_relax_policy(0, 1.0, 2, 0);
-    EXPECT_EQ(action_at(local, 50 * ms), SHMEMI_RELAX_SLEEP);
-    EXPECT_EQ(action_at(net, 50 * ms), SHMEMI_RELAX_YIELD);
-    EXPECT_EQ(action_at(net, 500 * ms), SHMEMI_RELAX_YIELD);
-    uint64_t sleep_ns = 0;
-    EXPECT_EQ(shmemi_relax_action(&net, 2000 * ms, &sleep_ns), SHMEMI_RELAX_SLEEP);
-    for (int shared = 0; shared < 2; shared++)
-        for (double runnable : {1.0, 4.0}) {
-            if (!shared && runnable == 1.0)
-                continue;
-            shmemi_relax_policy_t a = shmemi_relax_policy(shared, runnable, 2, 1);
-            shmemi_relax_policy_t b = shmemi_relax_policy(shared, runnable, 2, 0);
-            EXPECT_EQ(a.spin_ns, b.spin_ns);
-            EXPECT_EQ(a.yield_ns, b.yield_ns);
-        }
-}
-
 // Unknown processor count (sysconf failed): the quiet policy.
 TEST(RelaxPolicy, UnknownCoresIsQuiet) {
-    shmemi_relax_policy_t p = shmemi_relax_policy(0, 100.0, -1, 0);
-    EXPECT_EQ(p.spin_ns, shmemi_relax_policy(0, 0.0, 2, 0).spin_ns);
+    shmemi_relax_policy_t p = shmemi_relax_policy(0, 100.0, -1);
+    EXPECT_EQ(p.spin_ns, shmemi_relax_policy(0, 0.0, 2).spin_ns);
 }
 
 } // namespace
