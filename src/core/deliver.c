@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "shmemi.h"
+#include "core/cpu_amo.h"
 
 uint8_t shmemi_net_delivered[SHMEMI_MAX_SEGMENTS];
 
@@ -76,39 +77,6 @@ shmemi_status_t shmemi_deliver_get(int s, size_t offset, void *dest, size_t len)
     return SHMEMI_OK;
 }
 
-/* The AMO op on the size-byte word at p as an acquire-release operation (set: a release store,
- * fetch: an acquire load): the AMO is ordered after what was applied before it (the payload of a
- * put-with-signal) in a way race detectors see too, which they do not for a fence before a
- * relaxed AMO. Returns the old bits, zero-extended. */
-#define DELIVER_AMO_SIZED(BITS)                                                                    \
-    static uint64_t deliver_amo##BITS(shmemi_amo_op_t op, uint##BITS##_t *p, uint##BITS##_t v,     \
-                                      uint##BITS##_t cmp) {                                        \
-        switch (op) {                                                                              \
-        case SHMEMI_AMO_FETCH:                                                                     \
-            return __atomic_load_n(p, __ATOMIC_ACQUIRE);                                           \
-        case SHMEMI_AMO_SET:                                                                       \
-            __atomic_store_n(p, v, __ATOMIC_RELEASE);                                              \
-            return 0;                                                                              \
-        case SHMEMI_AMO_SWAP:                                                                      \
-            return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);                                    \
-        case SHMEMI_AMO_CSWAP:                                                                     \
-            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);        \
-            return cmp;                                                                            \
-        case SHMEMI_AMO_ADD:                                                                       \
-            return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);                                     \
-        case SHMEMI_AMO_AND:                                                                       \
-            return __atomic_fetch_and(p, v, __ATOMIC_ACQ_REL);                                     \
-        case SHMEMI_AMO_OR:                                                                        \
-            return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);                                      \
-        case SHMEMI_AMO_XOR:                                                                       \
-            return __atomic_fetch_xor(p, v, __ATOMIC_ACQ_REL);                                     \
-        }                                                                                          \
-        return 0;                                                                                  \
-    }
-DELIVER_AMO_SIZED(32)
-DELIVER_AMO_SIZED(64)
-#undef DELIVER_AMO_SIZED
-
 shmemi_status_t shmemi_deliver_amo(int s, size_t offset, shmemi_amo_op_t op, uint64_t operand,
                                    uint64_t compare, size_t size, uint64_t *fetch_p) {
     if (size != 4 && size != 8)
@@ -120,12 +88,14 @@ shmemi_status_t shmemi_deliver_amo(int s, size_t offset, shmemi_amo_op_t op, uin
         return seg->ops->amo(NULL, op, s, offset, fetch_p, operand, compare, size,
                              shmemi_state.my_pe);
     /* A full fence on each side: the AMO is ordered after the operations applied before it (the
-     * payload of a put-with-signal) and before the acknowledgement that follows it. */
+     * payload of a put-with-signal) and before the acknowledgement that follows it. The AMO itself
+     * is acquire-release as well, so that race detectors see that order, which they do not for a
+     * fence before a relaxed AMO. */
     shmemi_full_fence();
     char *p = seg->local_base + offset;
-    uint64_t old = size == 4
-                       ? deliver_amo32(op, (uint32_t *)p, (uint32_t)operand, (uint32_t)compare)
-                       : deliver_amo64(op, (uint64_t *)p, operand, compare);
+    uint64_t old = size == 4 ? shmemi_cpu_amo_acq_rel32(op, (uint32_t *)p, (uint32_t)operand,
+                                                        (uint32_t)compare)
+                             : shmemi_cpu_amo_acq_rel64(op, (uint64_t *)p, operand, compare);
     shmemi_full_fence();
     if (fetch_p)
         *fetch_p = old;
