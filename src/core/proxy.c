@@ -205,13 +205,13 @@ static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t
 }
 
 /* Orders what the command's context issued to its PE (every PE: -1) before what it issues
- * next. */
+ * next; to a mapped PE only AMOs (amo_net) take the network. */
 static void do_fence(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
                      shmemi_transport_ctx_t *tctx) {
     shmemi_full_fence();
     const shmemi_transport_ops_t *net = shmemi_transport_net;
-    if (net && (c->pe < 0 || !shmemi_routes[c->pe].mapped))
-        check_status(p, t, c, net, net->fence(tctx, c->pe));
+    if (net && (c->pe < 0 || !shmemi_routes[c->pe].mapped || shmemi_routes[c->pe].amo_net))
+        check_status(p, t, c, net, shmemi_net_fence(tctx, c->pe));
 }
 
 /* Completes what the command's context issued: its commands before this one, and whatever host

@@ -16,6 +16,9 @@
 
 shmemi_route_t *shmemi_routes;
 int shmemi_n_nodes;
+/* The PEs this PE maps (its node's, itself included), for the fences of shmemi_net_fence. */
+static int *mapped_pes;
+static int n_mapped_pes;
 int shmemi_route_p2p;
 shmemi_transport_ctx_t *shmemi_net_ctx_default;
 shmemi_transport_ctx_t *shmemi_net_ctx_tokens;
@@ -40,7 +43,8 @@ void shmemi_route_nodes(const char *call) {
     int me = shmemi_state.my_pe, n = shmemi_state.n_pes;
     char(*names)[NODE_NAME_SIZE] = calloc((size_t)n, NODE_NAME_SIZE);
     shmemi_routes = calloc((size_t)n, sizeof(*shmemi_routes));
-    if (!names || !shmemi_routes)
+    mapped_pes = calloc((size_t)n, sizeof(*mapped_pes));
+    if (!names || !shmemi_routes || !mapped_pes)
         shmemi_fatal(call, "out of memory for the routes to %d PEs", n);
     char mine[NODE_NAME_SIZE];
     node_name(mine);
@@ -61,6 +65,8 @@ void shmemi_route_nodes(const char *call) {
     for (int pe = 0; pe < n; pe++) {
         int same_node = shmemi_routes[pe].node == shmemi_routes[me].node;
         shmemi_routes[pe].mapped = pe == me || (same_node && disable_p2p != 1);
+        if (shmemi_routes[pe].mapped)
+            mapped_pes[n_mapped_pes++] = pe;
     }
     /* The network's atomics need not be atomic with the CPU's (NIC atomics are not): once any PE
      * is reached over the network, every AMO of the job goes through it, also to this node's PEs
@@ -349,8 +355,29 @@ void shmemi_route_finalize(void) {
     }
     free(shmemi_routes);
     shmemi_routes = NULL;
+    free(mapped_pes);
+    mapped_pes = NULL;
+    n_mapped_pes = 0;
     shmemi_n_nodes = 0;
     need_network = 0;
+}
+
+/* The network's fence (ucp_worker_fence) orders the transport's operations among themselves. To
+ * a PE this PE maps, puts are load/store (or the ipc transport's synchronous copies) while AMOs and
+ * signals take the network (amo_net): a put after the fence could land before an AMO issued
+ * before it, so the fence completes the context's operations to each such PE. */
+shmemi_status_t shmemi_net_fence(shmemi_transport_ctx_t *tctx, int pe) {
+    const shmemi_transport_ops_t *net = shmemi_transport_net;
+    shmemi_status_t st = net->fence(tctx, pe);
+    if (pe >= 0) {
+        if (st == SHMEMI_OK && shmemi_routes[pe].mapped && shmemi_routes[pe].amo_net)
+            st = net->pe_quiet(tctx, pe);
+        return st;
+    }
+    for (int i = 0; i < n_mapped_pes && st == SHMEMI_OK; i++)
+        if (shmemi_routes[mapped_pes[i]].amo_net)
+            st = net->pe_quiet(tctx, mapped_pes[i]);
+    return st;
 }
 
 const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const void *addr, int pe,

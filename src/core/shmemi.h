@@ -399,6 +399,10 @@ typedef struct shmemi_transport_ops {
     shmemi_status_t (*fence)(shmemi_transport_ctx_t *tctx, int pe);
     /* Completes everything the context issued (tctx NULL: on every context). */
     shmemi_status_t (*quiet)(shmemi_transport_ctx_t *tctx);
+    /* Completes what the context issued to pe (its delivered operations: every one). For the
+     * fence to a PE whose puts are load/store while its AMOs take this transport (shmemi_net_fence:
+     * a fence orders the two paths only if the AMOs are complete). */
+    shmemi_status_t (*pe_quiet)(shmemi_transport_ctx_t *tctx, int pe);
     /* Runs the transport's progress once (the worker that serves peers' requests); thread-safe.
      * For the library's waits: a network transport counts the pass in its host's pe_progress (as
      * it does for the passes of its own blocking operations). Returns nonzero when something
@@ -439,6 +443,7 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
                                                         size_t sig_offset, shmemi_amo_op_t sig_op,
                                                         uint64_t signal, int pe);
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
+shmemi_status_t shmemi_transport_unsupported_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
 int shmemi_transport_no_progress(void);
 /* Sleeps timeout_us and returns 0: a transport without a way to wait for events. */
 int shmemi_transport_sleep_wait(long timeout_us, int pe_thread);
@@ -489,7 +494,7 @@ typedef struct shmemi_plugin_host {
                                    uint64_t compare, size_t size, uint64_t *fetch_p);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 3
+#define SHMEMI_PLUGIN_ABI 4
 
 /* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
 
@@ -558,6 +563,11 @@ extern shmemi_transport_ctx_t *shmemi_net_ctx_tokens;
  * amo: nonzero for an AMO (shmemi_route_t.amo_net). */
 const shmemi_transport_ops_t *shmemi_route_transport(const char *call, const void *addr, int pe,
                                                      int amo, int *segment_p, size_t *offset_p);
+
+/* The fence of the network transport's context tctx to pe (-1: every PE), ordering its
+ * operations also before this PE's later load/store accesses to the PEs it maps. Only with a
+ * network transport. */
+shmemi_status_t shmemi_net_fence(shmemi_transport_ctx_t *tctx, int pe);
 
 /* Makes the progress the network transport needs (a no-op without one). Called by every wait. */
 static inline void shmemi_progress(void) {

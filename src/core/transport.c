@@ -175,6 +175,7 @@ static const struct {
     SLOT(put_signal),
     SLOT(fence),
     SLOT(quiet),
+    SLOT(pe_quiet),
     SLOT(progress),
     SLOT(wait),
 };
@@ -271,6 +272,11 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
 }
 
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe) {
+    (void)tctx, (void)pe;
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
+shmemi_status_t shmemi_transport_unsupported_pe_quiet(shmemi_transport_ctx_t *tctx, int pe) {
     (void)tctx, (void)pe;
     return SHMEMI_ERR_UNSUPPORTED;
 }

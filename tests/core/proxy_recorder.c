@@ -94,6 +94,26 @@ static void quiet_one(shmemi_transport_ctx_t *t) {
     pthread_mutex_unlock(&t->lock);
 }
 
+/* Delivers t's pending operations to pe, in order; the others stay pending. */
+static shmemi_status_t rec_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
+    pthread_mutex_lock(&t->lock);
+    size_t kept = 0;
+    for (size_t i = 0; i < t->n_ops; i++) {
+        if (t->ops[i].pe != pe) {
+            t->ops[kept++] = t->ops[i];
+            continue;
+        }
+        deliver(&t->ops[i]);
+        free(t->ops[i].data);
+        t->counts.delivered++;
+        t->counts.pending--;
+    }
+    t->n_ops = kept;
+    t->counts.pe_quiets++;
+    pthread_mutex_unlock(&t->lock);
+    return SHMEMI_OK;
+}
+
 static shmemi_status_t rec_ok(void) {
     return SHMEMI_OK;
 }
@@ -261,19 +281,27 @@ static const shmemi_transport_ops_t recorder_ops = {
     .put_signal = rec_put_signal,
     .fence = rec_fence,
     .quiet = rec_quiet,
+    .pe_quiet = rec_pe_quiet,
     .progress = rec_progress,
     .wait = shmemi_transport_sleep_wait,
 };
 
-EXPORT void shmemt_recorder_install(void) {
+/* The AMOs' route of every PE before shmemt_recorder_install_amos. */
+static uint8_t *amo_net_before;
+
+static void install(int amos_only) {
     const int n = shmemi_state.n_pes;
     shmemi_segment_t *heap = &shmemi_state.segments[0];
     heap_base = calloc((size_t)n, sizeof(char *));
-    if (heap_base == NULL || shmemi_transport_net != NULL)
+    amo_net_before = calloc((size_t)n, 1);
+    if (heap_base == NULL || amo_net_before == NULL || shmemi_transport_net != NULL)
         abort();
     for (int pe = 0; pe < n; pe++) {
         heap_base[pe] = heap->peer_base[pe];
-        if (pe != shmemi_state.my_pe)
+        amo_net_before[pe] = shmemi_routes[pe].amo_net;
+        if (amos_only)
+            shmemi_routes[pe].amo_net = 1;
+        else if (pe != shmemi_state.my_pe)
             heap->peer_base[pe] = NULL;
     }
     if (rec_ctx_create(0, &shmemi_net_ctx_default) != SHMEMI_OK)
@@ -281,14 +309,26 @@ EXPORT void shmemt_recorder_install(void) {
     shmemi_transport_net = &recorder_ops;
 }
 
+EXPORT void shmemt_recorder_install(void) {
+    install(0);
+}
+
+EXPORT void shmemt_recorder_install_amos(void) {
+    install(1);
+}
+
 EXPORT void shmemt_recorder_uninstall(void) {
     shmemi_transport_net = NULL;
     rec_ctx_destroy(shmemi_net_ctx_default);
     shmemi_net_ctx_default = NULL;
-    for (int pe = 0; pe < shmemi_state.n_pes; pe++)
+    for (int pe = 0; pe < shmemi_state.n_pes; pe++) {
         shmemi_state.segments[0].peer_base[pe] = heap_base[pe];
+        shmemi_routes[pe].amo_net = amo_net_before[pe];
+    }
     free(heap_base);
     heap_base = NULL;
+    free(amo_net_before);
+    amo_net_before = NULL;
 }
 
 EXPORT shmemt_recorder_counts_t shmemt_recorder_counts(shmem_ctx_t ctx) {

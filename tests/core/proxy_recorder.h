@@ -16,15 +16,18 @@
 #include <shmem.h>
 
 /* What a context's transport state has seen: operations pending now, delivered by its quiets,
- * and the quiets and fences it received. */
+ * and the quiets, fences and quiets to one PE it received. */
 typedef struct {
-    uint64_t pending, delivered, quiets, fences;
+    uint64_t pending, delivered, quiets, fences, pe_quiets;
 } shmemt_recorder_counts_t;
 
 /* Install before any context (but the default one) is created and before any thread but the
  * caller uses the library; uninstall after every such context is destroyed and those threads
  * are done. */
 void shmemt_recorder_install(void);
+/* The same, but only AMOs take the recorder (as in a job over several nodes, where AMOs to the
+ * node's PEs take the network): puts and gets keep the node's mapping. */
+void shmemt_recorder_install_amos(void);
 void shmemt_recorder_uninstall(void);
 
 shmemt_recorder_counts_t shmemt_recorder_counts(shmem_ctx_t ctx);

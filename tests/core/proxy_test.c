@@ -11,7 +11,8 @@
  *    that sees flag v must see a round number of at least v - 1;
  *  - thread 3: the puts and gets of thread 0 on a context of its own, completed by quiet on it.
  * Modes (argv[1]): "all" (the above; argv[2] sets the rounds of threads 0 and 3, 200), "ctx"
- * (contexts that complete independently, over the recording transport: run_contexts), "badpe" (a
+ * (contexts that complete independently, over the recording transport: run_contexts), "fence"
+ * (a fence orders AMOs over the network before load/store puts: run_fence_mapped), "badpe" (a
  * command to PE 99), "badop" (an unknown command), "badctx" (a context field that is no context),
  * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written): the failure
  * modes end the job with the consumer's message. */
@@ -450,6 +451,37 @@ static void run_contexts(void) {
     shmem_barrier_all();
 }
 
+/* Mode "fence": AMOs over the recording transport while puts and gets keep the node's mapping,
+ * as AMOs to the node's PEs take the network in a job over several nodes. An add stays pending in
+ * the recorder until something completes it, so when the put after a fence has landed, only the
+ * fence can have delivered the add before it: to one PE, then to every PE. */
+static void run_fence_mapped(void) {
+    uint64_t *counter = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    uint64_t *flag = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    shmem_barrier_all();
+    int next = (me + 1) % npes;
+    for (int round = 0; round < 2; round++) {
+        int fence_pe = round == 0 ? next : -1;
+        uint64_t value = (uint64_t)round + 1, got = 0;
+        shmemt_proxy_amo(proxy, SHMEM_CTX_DEFAULT, SHMEMI_PROXY_AMO_OP_ADD, &counter[me], 5, 0,
+                         sizeof(uint64_t), 0, next);
+        shmemt_proxy_fence(proxy, SHMEM_CTX_DEFAULT, fence_pe);
+        shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, &flag[me], &value, sizeof(value), next);
+        shmemt_proxy_get(proxy, SHMEM_CTX_DEFAULT, &got, &flag[me], sizeof(got), next);
+        CHECK(got == value, "the put after the fence did not land (%llu)", (unsigned long long)got);
+        uint64_t have =
+            __atomic_load_n((uint64_t *)shmemt_recorder_peek(&counter[me], next), __ATOMIC_ACQUIRE);
+        CHECK(have == 5 * value,
+              "fence to PE %d: the put after it landed, the add before it did not (word %llu, "
+              "expected %llu)",
+              fence_pe, (unsigned long long)have, (unsigned long long)(5 * value));
+    }
+    shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+    shmem_barrier_all();
+    shmem_free(flag);
+    shmem_free(counter);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "all";
     if (argc > 2)
@@ -457,12 +489,17 @@ int main(int argc, char **argv) {
     shmem_init_thread(SHMEM_THREAD_MULTIPLE, &(int){0});
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    const int recorded = strcmp(mode, "ctx") == 0;
-    if (recorded)
+    const int fence_mapped = strcmp(mode, "fence") == 0;
+    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped;
+    if (fence_mapped)
+        shmemt_recorder_install_amos();
+    else if (recorded)
         shmemt_recorder_install();
     proxy = shmemt_proxy_create(SLOTS, CHUNK);
     if (strcmp(mode, "all") == 0) {
         run_all();
+    } else if (fence_mapped) {
+        run_fence_mapped();
     } else if (recorded) {
         run_contexts();
     } else if (me == 0) {

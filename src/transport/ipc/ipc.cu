@@ -371,6 +371,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .put_signal = shmemi_transport_unsupported_put_signal,
     .fence = shmemi_transport_unsupported_fence,
     .quiet = ipc_quiet,
+    .pe_quiet = shmemi_transport_unsupported_pe_quiet,
     .progress = shmemi_transport_no_progress,
     .wait = shmemi_transport_sleep_wait,
 };

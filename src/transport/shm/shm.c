@@ -236,6 +236,7 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .put_signal = shmemi_transport_unsupported_put_signal,
     .fence = shmemi_transport_unsupported_fence,
     .quiet = shm_quiet,
+    .pe_quiet = shmemi_transport_unsupported_pe_quiet,
     .progress = shmemi_transport_no_progress,
     .wait = shmemi_transport_sleep_wait,
 };

@@ -368,6 +368,7 @@ static shmemi_transport_ops_t ucx_ops = {
     .put_signal = ucx_put_signal,
     .fence = ucx_fence,
     .quiet = ucx_quiet,
+    .pe_quiet = ucx_pe_quiet,
     .progress = ucx_progress,
     .wait = ucx_wait,
 };

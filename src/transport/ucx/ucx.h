@@ -123,6 +123,7 @@ shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *tctx, int segment, size_t
                                shmemi_amo_op_t sig_op, uint64_t signal, int pe);
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
+shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
 int ucx_progress(void);
 int ucx_wait(long timeout_us, int pe_thread);
 

@@ -529,6 +529,23 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
     return result;
 }
 
+/* Completes what the context issued to pe: a flush of its endpoint when it issued something since
+ * the last one, and the context's delivered operations where pe has a delivered segment. */
+shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
+    shmemi_status_t result = fence_waits(pe) ? ucx_am_complete(t) : SHMEMI_OK;
+    ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
+    if (!p)
+        return result;
+    unsigned long count = __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE);
+    if (count == __atomic_load_n(&p->flushed, __ATOMIC_RELAXED))
+        return result;
+    ucp_request_param_t param = {0};
+    shmemi_status_t st = ucx_wait_request(t, ucp_ep_flush_nbx(p->ep, &param), "quiet", pe);
+    if (st == SHMEMI_OK)
+        flushed(p, count);
+    return result != SHMEMI_OK ? result : st;
+}
+
 /* Arms the worker and polls its event descriptor (ucp_worker_arm says "busy" when events are
  * already waiting), then progresses what arrived: for a wait of the PE one pass, counted; for the
  * progress thread until nothing more comes or a thread of the PE progresses the worker itself. */
