@@ -134,7 +134,8 @@ static void launch_broadcast_mem(int g, shmem_team_t t, void *d, const void *s, 
 REDUCTIONS(REDUCE_KERNEL)
 
 /* team_my_pe, team_n_pes and team_sync: every PE writes its number into its slot on the next PE,
- * syncs, and reads what the previous PE wrote (the sync orders the plain stores). */
+ * syncs, and reads what the previous PE wrote (the sync orders the plain stores; where the next
+ * PE is not mapped, as over the network, the write is a p completed by quiet before the sync). */
 template <int G>
 __global__ void sync_kernel(shmem_team_t t, int *slots, int round, unsigned long long *errors) {
     int me = shmem_team_my_pe(t), n = shmem_team_n_pes(t);
@@ -144,7 +145,12 @@ __global__ void sync_kernel(shmem_team_t t, int *slots, int round, unsigned long
         bad += shmem_team_n_pes(SHMEM_TEAM_INVALID) != -1 ||
                shmem_team_my_pe(SHMEM_TEAM_INVALID) != -1;
         int *r = (int *)shmem_ptr(slots + me, (me + 1) % n);
-        *r = round * 1000 + me;
+        if (r) {
+            *r = round * 1000 + me;
+        } else {
+            shmem_int_p(slots + me, round * 1000 + me, (me + 1) % n);
+            shmem_quiet();
+        }
     }
     GROUP_CALL(G, team_sync, t);
     if (threadIdx.x == 0)
