@@ -133,22 +133,24 @@ static void launch_broadcast_mem(int g, shmem_team_t t, void *d, const void *s, 
     }
 REDUCTIONS(REDUCE_KERNEL)
 
-/* team_my_pe, team_n_pes and team_sync: every PE writes its number into its slot on the next PE,
- * syncs, and reads what the previous PE wrote (the sync orders the plain stores; where the next
- * PE is not mapped, as over the network, the write is a p completed by quiet before the sync). */
+/* team_my_pe, team_n_pes and team_sync: every PE writes its number into its slot on the next PE
+ * of the team (next: its world number), syncs, and reads what the previous PE wrote (the sync
+ * orders the plain stores; where the next PE is not mapped, as over the network, the write is a
+ * p completed by quiet before the sync). */
 template <int G>
-__global__ void sync_kernel(shmem_team_t t, int *slots, int round, unsigned long long *errors) {
+__global__ void sync_kernel(shmem_team_t t, int *slots, int round, int next,
+                            unsigned long long *errors) {
     int me = shmem_team_my_pe(t), n = shmem_team_n_pes(t);
     unsigned long long bad = 0;
     if (threadIdx.x == 0) {
         bad += t == SHMEM_TEAM_WORLD && (me != shmem_my_pe() || n != shmem_n_pes());
         bad += shmem_team_n_pes(SHMEM_TEAM_INVALID) != -1 ||
                shmem_team_my_pe(SHMEM_TEAM_INVALID) != -1;
-        int *r = (int *)shmem_ptr(slots + me, (me + 1) % n);
+        int *r = (int *)shmem_ptr(slots + me, next);
         if (r) {
             *r = round * 1000 + me;
         } else {
-            shmem_int_p(slots + me, round * 1000 + me, (me + 1) % n);
+            shmem_int_p(slots + me, round * 1000 + me, next);
             shmem_quiet();
         }
     }
@@ -158,8 +160,9 @@ __global__ void sync_kernel(shmem_team_t t, int *slots, int round, unsigned long
     if (bad)
         atomicAdd(errors, bad);
 }
-static void launch_sync(int g, shmem_team_t t, int *slots, int round, unsigned long long *errors) {
-    LAUNCH(sync_kernel, g, t, slots, round, errors);
+static void launch_sync(int g, shmem_team_t t, int *slots, int round, int next,
+                        unsigned long long *errors) {
+    LAUNCH(sync_kernel, g, t, slots, round, next, errors);
 }
 
 __global__ void split_team_kernel(shmem_team_t t, int *d, const int *s) {
@@ -173,6 +176,15 @@ static uint64_t seed;
 static int me, npes;
 static char *src_buf, *dst_buf; /* symmetric, BUF_BYTES each */
 static size_t buf_bytes;
+
+/* The world numbers of the team's PEs, by team number (SHMEM_TEAM_SHARED is the world only
+ * where every PE maps every heap; over the network it is this PE alone). */
+static std::vector<int> team_world(shmem_team_t team) {
+    std::vector<int> w((size_t)shmem_team_n_pes(team));
+    for (size_t k = 0; k < w.size(); k++)
+        w[k] = shmem_team_translate_pe(team, (int)k, SHMEM_TEAM_WORLD);
+    return w;
+}
 
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
     uint64_t x = seed ^ (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^
@@ -260,7 +272,9 @@ template <typename T> static long finish(size_t dst_off, const std::vector<T> &w
 template <typename T>
 static long move_case(int kind, move_launch_t launch, int g, shmem_team_t team, size_t n, int root,
                       uint64_t id) {
-    const size_t src_elems = kind == 0 ? n * npes : n, dst_elems = kind == 2 ? n : n * npes;
+    const std::vector<int> world = team_world(team);
+    const size_t tn = world.size(), tme = (size_t)shmem_team_my_pe(team);
+    const size_t src_elems = kind == 0 ? n * tn : n, dst_elems = kind == 2 ? n : n * tn;
     if ((dst_elems + 64) * sizeof(T) + GUARD > buf_bytes)
         return 1;
     auto value = [&](int pe, size_t i) { return gen<T>(GEN_BITS, mix(id, (uint64_t)pe, i, 1)); };
@@ -268,11 +282,11 @@ static long move_case(int kind, move_launch_t launch, int g, shmem_team_t team, 
     for (size_t i = 0; i < src_elems; i++)
         mine[i] = value(me, i);
     std::vector<T> want(dst_elems);
-    for (size_t b = 0; b < (kind == 2 ? 1 : (size_t)npes); b++)
+    for (size_t b = 0; b < (kind == 2 ? 1 : tn); b++)
         for (size_t e = 0; e < n; e++)
-            want[b * n + e] = kind == 0   ? value((int)b, (size_t)me * n + e)
-                              : kind == 1 ? value((int)b, e)
-                                          : value(root, e);
+            want[b * n + e] = kind == 0   ? value(world[b], tme * n + e)
+                              : kind == 1 ? value(world[b], e)
+                                          : value(world[(size_t)root], e);
     prepare(src_buf, mine.data(), src_elems * sizeof(T), 0, dst_elems * sizeof(T));
     launch(g, team, dst_buf, src_buf, n, root);
     return finish(0, want);
@@ -286,12 +300,13 @@ static long reduce_case(reduce_launch_t launch, int gen_kind, int g, shmem_team_
     if ((n + off) * sizeof(T) + GUARD > buf_bytes)
         return 1;
     auto value = [&](int pe, size_t i) { return gen<T>(gen_kind, mix(id, (uint64_t)pe, i, 2)); };
+    const std::vector<int> world = team_world(team);
     std::vector<T> mine(n), want(n);
     for (size_t i = 0; i < n; i++) {
         mine[i] = value(me, i);
-        T acc = value(0, i);
-        for (int pe = 1; pe < npes; pe++)
-            acc = Op::apply(acc, value(pe, i));
+        T acc = value(world[0], i);
+        for (size_t k = 1; k < world.size(); k++)
+            acc = Op::apply(acc, value(world[k], i));
         want[i] = acc;
     }
     T *source = (T *)(in_place ? dst_buf : src_buf) + off;
@@ -353,7 +368,9 @@ int main(int argc, char **argv) {
     for (int g = 0; g < 3; g++)
         for (int t = 0; t < 2; t++) {
             GPU_CHECK(shmemi_gpu_memset(errors, 0, sizeof(*errors)));
-            launch_sync(g, teams[t], slots, (int)(++id), errors);
+            const std::vector<int> world = team_world(teams[t]);
+            const int next = world[(size_t)(shmem_team_my_pe(teams[t]) + 1) % world.size()];
+            launch_sync(g, teams[t], slots, (int)(++id), next, errors);
             GPU_CHECK(shmemi_gpu_get_last_error());
             GPU_CHECK(shmemi_gpu_device_synchronize());
             unsigned long long bad = 0;
@@ -384,7 +401,8 @@ int main(int argc, char **argv) {
                         continue; /* the shared team once per collective and group */
                     long bad = 0;
                     for (size_t n : move_sizes)
-                        for (int root = 0; root < (kind == 2 ? npes : 1); root++) {
+                        for (int root = 0; root < (kind == 2 ? shmem_team_n_pes(teams[t]) : 1);
+                             root++) {
                             move_launch_t l = kind == 0   ? m.alltoall
                                               : kind == 1 ? m.fcollect
                                                           : m.broadcast;
