@@ -199,10 +199,13 @@ static void launch_wait(buffers b, int) {
     wait_kernel<<<1, 32>>>(b);
 }
 
-/* Stream-ordered forms: put + signal to the next PE, wait on the own signal, check. */
+/* Stream-ordered forms: put + signal to the next PE, wait on the own signal, check. The get lands
+ * in pinned host memory, which the kernel that carries it over the network can write. */
 static int stream_test(buffers b) {
     int me = shmem_my_pe(), n = shmem_n_pes();
-    int host[256], got[256];
+    int host[256], *got;
+    GPU_CHECK(shmemi_gpu_host_alloc((void **)&got, 256 * sizeof(int),
+                                    shmemi_gpu_host_alloc_mapped_portable));
     for (int i = 0; i < 256; i++)
         host[i] = me * 31 + i;
     GPU_CHECK(shmemi_gpu_memcpy(b.src, host, sizeof(host), shmemi_gpu_memcpy_default));
@@ -213,17 +216,18 @@ static int stream_test(buffers b) {
     shmemx_signal_wait_until_on_stream(b.sig, SHMEM_CMP_EQ, 5, 0);
     shmemx_quiet_on_stream(0);
     GPU_CHECK(shmemi_gpu_stream_synchronize(0));
-    GPU_CHECK(shmemi_gpu_memcpy(got, b.dst, sizeof(got), shmemi_gpu_memcpy_default));
+    GPU_CHECK(shmemi_gpu_memcpy(got, b.dst, 256 * sizeof(int), shmemi_gpu_memcpy_default));
     long errors = 0;
     int from = (me + n - 1) % n;
     for (int i = 0; i < 256; i++)
         errors += got[i] != from * 31 + i;
     barrier_on_stream();
-    shmemx_getmem_on_stream(got, b.src, sizeof(got), (me + 1) % n, 0);
+    shmemx_getmem_on_stream(got, b.src, 256 * sizeof(int), (me + 1) % n, 0);
     shmemx_putmem_on_stream(b.dst, b.src, sizeof(host), me, 0);
     GPU_CHECK(shmemi_gpu_stream_synchronize(0));
     for (int i = 0; i < 256; i++)
         errors += got[i] != ((me + 1) % n) * 31 + i;
+    GPU_CHECK(shmemi_gpu_host_free(got));
     barrier_on_stream();
     return gpu_test_report("stream-ordered put/signal/get", errors);
 }
