@@ -28,16 +28,11 @@ static const shmemi_segment_t *segment_range(int s, size_t offset, size_t len) {
     return seg;
 }
 
-/* Nonzero when host code loads and stores the segment: this PE maps its own copy. */
-static int host_memory(const shmemi_segment_t *seg) {
-    return seg->peer_base[shmemi_state.my_pe] != NULL;
-}
-
 shmemi_status_t shmemi_deliver_put(int s, size_t offset, const void *source, size_t len) {
     const shmemi_segment_t *seg = segment_range(s, offset, len);
     if (!seg)
         return SHMEMI_ERR_INVALID;
-    if (!host_memory(seg))
+    if (!shmemi_segment_host(seg))
         return seg->ops->put(NULL, s, offset, source, len, shmemi_state.my_pe);
     char *r = seg->local_base + offset;
     /* An aligned word is one store, so that a one-element put used as a flag is never torn. */
@@ -61,7 +56,7 @@ shmemi_status_t shmemi_deliver_get(int s, size_t offset, void *dest, size_t len)
     const shmemi_segment_t *seg = segment_range(s, offset, len);
     if (!seg)
         return SHMEMI_ERR_INVALID;
-    if (!host_memory(seg))
+    if (!shmemi_segment_host(seg))
         return seg->ops->get(NULL, dest, s, offset, len, shmemi_state.my_pe);
     shmemi_full_fence();
     const char *r = seg->local_base + offset;
@@ -84,7 +79,7 @@ shmemi_status_t shmemi_deliver_amo(int s, size_t offset, shmemi_amo_op_t op, uin
     const shmemi_segment_t *seg = segment_range(s, offset, size);
     if (!seg || offset % size != 0)
         return SHMEMI_ERR_INVALID;
-    if (!host_memory(seg))
+    if (!shmemi_segment_host(seg))
         return seg->ops->amo(NULL, op, s, offset, fetch_p, operand, compare, size,
                              shmemi_state.my_pe);
     /* A full fence on each side: the AMO is ordered after the operations applied before it (the

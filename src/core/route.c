@@ -287,16 +287,14 @@ void shmemi_route_network(const char *call) {
      * (src/core/deliver.c). */
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
-        int host = seg->peer_base[shmemi_state.my_pe] != NULL;
         shmemi_net_delivered[s] =
-            (uint8_t)(deliver_all == 1 ||
-                      (!host && !(net_ops->flags & SHMEMI_TRANSPORT_DEVICE_MEMORY)));
+            (uint8_t)(deliver_all == 1 || (!shmemi_segment_host(seg) &&
+                                           !(net_ops->flags & SHMEMI_TRANSPORT_DEVICE_MEMORY)));
     }
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
         shmemi_debug_log("network transport %s: segment %d (%zu bytes, %s memory) %s",
-                         net_ops->name, s, seg->size,
-                         seg->peer_base[shmemi_state.my_pe] ? "host" : "GPU",
+                         net_ops->name, s, seg->size, shmemi_segment_host(seg) ? "host" : "GPU",
                          shmemi_net_delivered[s] ? "delivered" : "registered");
         shmemi_status_t st = net_ops->mem_register(s, seg->local_base, seg->size, &blob, &len);
         if (st != SHMEMI_OK)

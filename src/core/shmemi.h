@@ -78,6 +78,12 @@ typedef struct {
 
 extern shmemi_state_t shmemi_state;
 
+/* Nonzero when host code loads and stores segment seg of this PE (it maps its own copy: host
+ * memory); zero for GPU memory. */
+static inline int shmemi_segment_host(const shmemi_segment_t *seg) {
+    return seg->peer_base[shmemi_state.my_pe] != NULL;
+}
+
 /* The work of shmem_init_thread / shmem_finalize / shmem_global_exit (src/host/setup.c holds the
  * public names). Counted, as OpenSHMEM 1.6 says: shmemi_init initializes on the first call and
  * otherwise only counts the call (returning the thread level granted by the first);
