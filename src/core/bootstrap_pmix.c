@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The PMIx bootstrap: the launcher (mpirun, srun --mpi=pmix) runs a PMIx server; each PE is a
  * PMIx client. allgather puts this PE's bytes under a key of its own, fences with data
- * collection and reads every PE's value; barrier is a fence without data.
+ * collection and reads every PE's value; barrier is a fence with data collection too.
  *
  * A process that a PE starts inherits the job's PMIX_* variables. Were it to call PMIx_Init, it
  * would join the job again as the PE's rank and break the job's collectives. The PE cannot remove
@@ -68,11 +68,13 @@ static pmix_status_t get_number(const pmix_proc_t *proc, const char *key, long l
     return *out < 0 ? PMIX_ERR_TYPE_MISMATCH : PMIX_SUCCESS;
 }
 
-static void fence(int collect) {
+/* A fence that collects the PEs' data: that also makes it a barrier under every server. Without
+ * PMIX_COLLECT_DATA, Slurm's PMIx plug-in (22.05) lets each PE through at once. */
+static void fence(void) {
     pmix_info_t info;
     bool flag = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &flag, PMIX_BOOL);
-    pmix_status_t rc = PMIx_Fence(NULL, 0, collect ? &info : NULL, collect ? 1 : 0);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS)
         pmix_failed("PMIx_Fence", rc);
@@ -80,7 +82,7 @@ static void fence(int collect) {
 
 static shmemi_status_t pmix_barrier(void) {
     pthread_mutex_lock(&collective_lock);
-    fence(0);
+    fence();
     pthread_mutex_unlock(&collective_lock);
     return SHMEMI_OK;
 }
@@ -103,7 +105,7 @@ static shmemi_status_t pmix_allgather(const void *in, void *out, size_t len) {
     rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS)
         pmix_failed("PMIx_Commit", rc);
-    fence(1);
+    fence();
 
     /* Only what the fence collected: a missing value fails at once instead of waiting. */
     pmix_info_t optional;
