@@ -581,6 +581,13 @@ static inline void shmemi_progress(void) {
         (void)shmemi_transport_net->progress();
 }
 
+/* The machine's load (src/core/load.c): tasks ready to run now (the running count of
+ * /proc/loadavg, read at most every 20 ms; now_ns: CLOCK_MONOTONIC), the processors online (-1:
+ * unknown), and whether there are more runnable tasks than processors. Thread-safe. */
+double shmemi_runnable_tasks(uint64_t now_ns);
+long shmemi_cores(void);
+int shmemi_machine_loaded(void);
+
 /* Where a library wait sleeps for up to ns nanoseconds: with a network transport, in its event
  * descriptor, answering the peers' requests as they arrive (so the progress thread can sleep);
  * else nanosleep. */
