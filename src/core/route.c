@@ -144,7 +144,7 @@ static void *progress_main(void *arg) {
         }
         while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE) &&
                __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED) == seen)
-            net_ops->wait(PROGRESS_SERVE_WAIT_US, 0);
+            net_ops->wait(PROGRESS_SERVE_WAIT_US, SHMEMI_WAIT_THREAD);
         seen = __atomic_load_n(&shmemi_transport_pe_progress, __ATOMIC_RELAXED);
     }
     return NULL;
@@ -201,7 +201,7 @@ static pthread_t exchange_thread;
 static void *exchange_main(void *arg) {
     (void)arg;
     while (!__atomic_load_n(&exchange_stop, __ATOMIC_ACQUIRE))
-        shmemi_transport_net->wait(EXCHANGE_SERVE_WAIT_US, 0);
+        shmemi_transport_net->wait(EXCHANGE_SERVE_WAIT_US, SHMEMI_WAIT_THREAD);
     return NULL;
 }
 

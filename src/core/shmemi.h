@@ -321,6 +321,10 @@ typedef struct shmemi_transport_ctx shmemi_transport_ctx_t;
  * type): such segments are registered like host memory, not delivered (src/core/deliver.c). */
 #define SHMEMI_TRANSPORT_DEVICE_MEMORY 0x8u
 
+/* Who calls a transport's wait: the progress thread, a library wait of the PE that sleeps, or one
+ * that may poll a busy transport instead (the machine has processors to spare). */
+enum { SHMEMI_WAIT_THREAD = 0, SHMEMI_WAIT_PE = 1, SHMEMI_WAIT_PE_POLL = 2 };
+
 /* A transport: an ops table filled with designated initializers. No slot is NULL: an operation a
  * transport does not have points to the matching shmemi_transport_unsupported_* stub. Remote
  * operations name memory by (segment, offset), the same on every PE; pe is a world PE. Operations
@@ -415,10 +419,12 @@ typedef struct shmemi_transport_ops {
      * happened. */
     int (*progress)(void);
     /* Blocks up to timeout_us microseconds until the transport has something to progress (a
-     * peer's request arrived), then progresses it. pe_thread: nonzero for a library wait of the
-     * PE that would sleep (the pass counts in pe_progress, as progress() does), zero for the
-     * progress thread (it does not). Returns nonzero when it progressed something. */
-    int (*wait)(long timeout_us, int pe_thread);
+     * peer's request arrived), then progresses it. who: SHMEMI_WAIT_PE or SHMEMI_WAIT_PE_POLL for
+     * a library wait of the PE that would sleep (the pass counts in pe_progress, as progress()
+     * does; _POLL: the machine has processors to spare, so while the transport is busy the wait
+     * may poll it instead of sleeping), SHMEMI_WAIT_THREAD for the progress thread (it does not
+     * count). Returns nonzero when it progressed something. */
+    int (*wait)(long timeout_us, int who);
 } shmemi_transport_ops_t;
 
 /* Stubs for the slots of operations a transport does not have: they report
@@ -452,7 +458,7 @@ shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx,
 shmemi_status_t shmemi_transport_unsupported_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
 int shmemi_transport_no_progress(void);
 /* Sleeps timeout_us and returns 0: a transport without a way to wait for events. */
-int shmemi_transport_sleep_wait(long timeout_us, int pe_thread);
+int shmemi_transport_sleep_wait(long timeout_us, int who);
 
 /* The shm transport (src/transport/shm): memfd segments, peers mapped by load/store. It always
  * holds the data segments of the executable and the internal segment. */
@@ -500,7 +506,7 @@ typedef struct shmemi_plugin_host {
                                    uint64_t compare, size_t size, uint64_t *fetch_p);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 4
+#define SHMEMI_PLUGIN_ABI 5
 
 /* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
 
@@ -581,13 +587,22 @@ static inline void shmemi_progress(void) {
         (void)shmemi_transport_net->progress();
 }
 
+/* The machine's load (src/core/load.c): tasks ready to run now (the running count of
+ * /proc/loadavg, read at most every 20 ms; now_ns: CLOCK_MONOTONIC), the processors online (-1:
+ * unknown), and whether there are more runnable tasks than processors. Thread-safe. */
+double shmemi_runnable_tasks(uint64_t now_ns);
+long shmemi_cores(void);
+int shmemi_machine_loaded(void);
+
 /* Where a library wait sleeps for up to ns nanoseconds: with a network transport, in its event
- * descriptor, answering the peers' requests as they arrive (so the progress thread can sleep);
+ * descriptor, answering the peers' requests as they arrive (so the progress thread can sleep), or,
+ * on a machine that is not loaded, polling the transport while it is busy (SHMEMI_WAIT_PE_POLL);
  * else nanosleep. */
 static inline void shmemi_progress_sleep(uint64_t ns) {
     if (shmemi_transport_net != NULL) {
         long us = (long)(ns / 1000u);
-        (void)shmemi_transport_net->wait(us > 0 ? us : 1, 1);
+        (void)shmemi_transport_net->wait(
+            us > 0 ? us : 1, shmemi_machine_loaded() ? SHMEMI_WAIT_PE : SHMEMI_WAIT_PE_POLL);
         return;
     }
     struct timespec pause = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};

@@ -285,8 +285,8 @@ int shmemi_transport_no_progress(void) {
     return 0;
 }
 
-int shmemi_transport_sleep_wait(long timeout_us, int pe_thread) {
-    (void)pe_thread;
+int shmemi_transport_sleep_wait(long timeout_us, int who) {
+    (void)who;
     struct timespec pause = {.tv_sec = timeout_us / 1000000,
                              .tv_nsec = (timeout_us % 1000000) * 1000};
     nanosleep(&pause, NULL);

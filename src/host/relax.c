@@ -2,9 +2,7 @@
 /* The wait policy at run time (src/host/relax.h): per wait, when it started and its thresholds;
  * per PE, the processor it last waited on, published in the internal segment so that the PEs of
  * a node see who shares their processor. */
-#include <fcntl.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,8 +16,6 @@
 #define SHMEMI_RELAX_CHECK_EVERY 64u
 /* A wait chooses its thresholds again this often (a peer may have moved, the load changed). */
 #define SHMEMI_RELAX_REFRESH_NS 200000u
-/* /proc/loadavg is read at most this often per process. */
-#define SHMEMI_RELAX_LOAD_TTL_NS 20000000u
 
 /* This PE's word of the internal segment: 1 + the processor it last waited on (0: unknown). */
 static int *my_cpu;
@@ -29,9 +25,6 @@ static int n_node;
 static long cores;
 /* More PEs on this node than processors: some always share one. */
 static int oversubscribed;
-
-/* The load: runnable tasks (x1000), and when it was read. Atomics: every thread may refresh it. */
-static uint64_t load_milli, load_read_ns;
 
 /* The current wait of this thread. */
 static __thread uint64_t wait_start_ns, wait_refresh_ns;
@@ -50,33 +43,6 @@ static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Tasks ready to run now: the fourth field of /proc/loadavg ("running/total"); where it cannot
- * be read, the one-minute load average. */
-static double runnable_tasks(uint64_t now) {
-    uint64_t at = __atomic_load_n(&load_read_ns, __ATOMIC_RELAXED);
-    if (at != 0 && now - at < SHMEMI_RELAX_LOAD_TTL_NS)
-        return (double)__atomic_load_n(&load_milli, __ATOMIC_RELAXED) / 1000.0;
-    double runnable = -1;
-    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        char buf[128];
-        ssize_t n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        int running = 0, total = 0;
-        double l1, l5, l15;
-        if (n > 0) {
-            buf[n] = '\0';
-            if (sscanf(buf, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) == 5)
-                runnable = running;
-        }
-    }
-    if (runnable < 0 && getloadavg(&runnable, 1) != 1)
-        runnable = 0;
-    __atomic_store_n(&load_milli, (uint64_t)(runnable * 1000.0), __ATOMIC_RELAXED);
-    __atomic_store_n(&load_read_ns, now, __ATOMIC_RELAXED);
-    return runnable;
 }
 
 /* Publishes the processor this PE runs on (while it spins, at every look at the clock, so that
@@ -103,7 +69,7 @@ static int peer_on_my_cpu(void) {
 }
 
 static void choose_policy(uint64_t now) {
-    wait_policy = shmemi_relax_policy(peer_on_my_cpu(), runnable_tasks(now), cores);
+    wait_policy = shmemi_relax_policy(peer_on_my_cpu(), shmemi_runnable_tasks(now), cores);
     wait_refresh_ns = now + SHMEMI_RELAX_REFRESH_NS;
 }
 
@@ -145,7 +111,7 @@ void shmemi_relax(unsigned *spins) {
 
 shmemi_status_t shmemi_relax_init(void) {
     int n = shmemi_state.n_pes, me = shmemi_state.my_pe;
-    cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cores = shmemi_cores();
     my_cpu = shmemi_internal_alloc(sizeof(int), 64);
     node_cpu = calloc((size_t)n, sizeof(*node_cpu));
     n_node = 0;

@@ -11,7 +11,14 @@
  *              serves only after a second without progress (SHMEM_PROGRESS_INTERVAL=1000000):
  *              PE 0's quiet in shmem_malloc (the get's reply) comes at once only if PE 1's wait in
  * it progresses the network; if it waited in something that does not (the bootstrap's exchange), PE
- * 0 would wait for the thread, a second or more. */
+ * 0 would wait for the thread, a second or more.
+ *   serving    PE 1 waits in shmem_barrier_all while PE 0 makes puts with quiet, gets and fetching
+ *              AMOs to it, one at a time: on a machine that is not loaded PE 1's wait must keep
+ *              polling while they come (a wait asleep in the transport's event descriptor is
+ *              woken, a voluntary context switch, by each of them; where PE 0 finds more runnable
+ *              tasks than processors, the wait sleeps and each request may wake it), and, once
+ *              PE 0 computes for a while, sleep again (its processor time stays well below the
+ *              time it waits). */
 #include <dirent.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -147,6 +154,121 @@ static int asleep(int me) {
     return 0;
 }
 
+#define SERVED 2000
+#define IDLE_S 0.4
+
+/* The calling thread's voluntary context switches (sleeps), from /proc; -1 when unknown. */
+static long my_sleeps(void) {
+    FILE *f = fopen("/proc/thread-self/status", "r");
+    if (!f)
+        return -1;
+    char line[128];
+    long v, sleeps = -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+            sleeps = v;
+    fclose(f);
+    return sleeps;
+}
+
+static double my_cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether more tasks are ready to run than there are processors (the library's own test). */
+static int machine_loaded(void) {
+    FILE *f = fopen("/proc/loadavg", "r");
+    double l1, l5, l15;
+    int running = 0, total = 0;
+    int got = f && fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) == 5;
+    if (f)
+        fclose(f);
+    return got && running > sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Set by PE 0 in PE 1: whether it found the machine loaded during the last phase of requests. */
+static long phase_loaded;
+
+/* PE 0's side of a phase: the requests, one at a time, sampling the load every 16. */
+static int serve_requests(void) {
+    long loaded = 0;
+    for (long i = 0; i < SERVED; i++) {
+        if (i % 16 == 0)
+            loaded |= machine_loaded();
+        shmem_long_p(&data[i % 64], i, 1);
+        shmem_quiet();
+        if (i % 2 == 0 && shmem_long_g(&data[i % 64], 1) != i) {
+            fprintf(stderr, "progress serving: get %ld did not return the value put\n", i);
+            return 1;
+        }
+        if (i % 2 == 1)
+            (void)shmem_long_atomic_fetch_inc(&counter, 1);
+    }
+    shmem_long_p(&phase_loaded, loaded, 1);
+    return 0;
+}
+
+/* Phases of requests until one runs on a machine that is not loaded (the wait then polls; on a
+ * loaded one it sleeps, and nothing is checked), at most SERVE_PHASES. */
+#define SERVE_PHASES 5
+
+static int serving(int me) {
+    int checked = 0;
+    for (int phase = 0; phase < SERVE_PHASES; phase++) {
+        shmem_barrier_all();
+        if (me == 0) {
+            if (serve_requests() != 0)
+                return 1;
+            shmem_barrier_all();
+            continue;
+        }
+        long before = my_sleeps();
+        double start = now();
+        shmem_barrier_all();
+        long sleeps = my_sleeps() - before;
+        printf("progress serving: phase %d: PE 1 slept %ld times in %.3f s of %d requests "
+               "(limit %d)%s\n",
+               phase, sleeps, now() - start, 2 * SERVED, SERVED / 4,
+               phase_loaded ? "; the machine was loaded, not checked" : "");
+        if (before < 0) {
+            fprintf(stderr, "progress serving: no voluntary_ctxt_switches in /proc/thread-self\n");
+            return 1;
+        }
+        if (!phase_loaded && sleeps > SERVED / 4) {
+            fprintf(stderr,
+                    "progress serving: PE 1's wait slept %ld times while PE 0's requests came one "
+                    "after the other (limit %d)\n",
+                    sleeps, SERVED / 4);
+            return 1;
+        }
+        checked += !phase_loaded;
+    }
+    shmem_barrier_all();
+    if (me == 0) {
+        usleep((useconds_t)(IDLE_S * 1e6));
+        shmem_barrier_all();
+        return 0;
+    }
+    if (!checked)
+        printf("progress serving: the machine was loaded in every phase: polling not checked\n");
+    double cpu = my_cpu_s(), start = now();
+    shmem_barrier_all();
+    double idle = now() - start;
+    cpu = my_cpu_s() - cpu;
+    printf("progress serving: PE 1 waited %.3f s for an idle PE 0 using %.3f s of processor\n",
+           idle, cpu);
+    if (cpu > idle / 2) {
+        fprintf(stderr,
+                "progress serving: PE 1's wait used %.3f s of processor in %.3f s without "
+                "requests: it did not sleep\n",
+                cpu, idle);
+        return 1;
+    }
+    return 0;
+}
+
 static int malloc_progresses(int me) {
     static long got[64];
     for (long i = 0; i < 64; i++)
@@ -183,7 +305,7 @@ static int malloc_progresses(int me) {
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s computing|asleep|malloc\n", argv[0]);
+        fprintf(stderr, "usage: %s computing|asleep|malloc|serving\n", argv[0]);
         return 2;
     }
     shmem_init();
@@ -200,6 +322,8 @@ int main(int argc, char **argv) {
         rc = asleep(me);
     else if (strcmp(argv[1], "malloc") == 0)
         rc = malloc_progresses(me);
+    else if (strcmp(argv[1], "serving") == 0)
+        rc = serving(me);
     else
         rc = 2;
     if (rc != 0)

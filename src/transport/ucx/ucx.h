@@ -125,7 +125,7 @@ shmemi_status_t ucx_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *tctx);
 shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
 int ucx_progress(void);
-int ucx_wait(long timeout_us, int pe_thread);
+int ucx_wait(long timeout_us, int who);
 
 /* Shared by the contexts and the delivery protocol (ucx_ctx.c). */
 ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe);

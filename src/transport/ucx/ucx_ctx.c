@@ -546,15 +546,65 @@ shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
     return result != SHMEMI_OK ? result : st;
 }
 
+/* A wait of the PE that may poll (SHMEMI_WAIT_PE_POLL: the machine has processors to spare) and
+ * finds that the worker progressed something less than this long ago polls it instead of sleeping
+ * in its event descriptor: over TCP a peer's put, get or AMO needs this PE's progress, and a PE
+ * asleep there adds a wake-up to each of them (OSHMEM's waits never sleep). Bounded, so that a PE
+ * whose peers went quiet sleeps again soon after their last request. */
+#define POLL_AFTER_ACTIVITY_NS 2000000u
+
+/* When a pass of a thread of the PE or the progress thread last progressed something. */
+static uint64_t last_activity_ns;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void activity(void) {
+    __atomic_store_n(&last_activity_ns, now_ns(), __ATOMIC_RELAXED);
+}
+
+static inline void cpu_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* The wait of the PE while the worker is busy: progresses it until something happens or the
+ * deadline passes, each pass counted as the PE's. */
+static int poll_until(uint64_t deadline_ns) {
+    do {
+        int progressed = ucx_pe_progress(ucx.worker) != 0;
+        if (ucx_am_apply() != 0 || progressed) {
+            activity();
+            return 1;
+        }
+        cpu_pause();
+    } while (now_ns() < deadline_ns);
+    return 0;
+}
+
 /* Arms the worker and polls its event descriptor (ucp_worker_arm says "busy" when events are
  * already waiting), then progresses what arrived: for a wait of the PE one pass, counted; for the
- * progress thread until nothing more comes or a thread of the PE progresses the worker itself. */
-int ucx_wait(long timeout_us, int pe_thread) {
+ * progress thread until nothing more comes or a thread of the PE progresses the worker itself.
+ * A wait of the PE that may poll does so while the worker was active within
+ * POLL_AFTER_ACTIVITY_NS. */
+int ucx_wait(long timeout_us, int who) {
+    int pe_thread = who != SHMEMI_WAIT_THREAD;
     if (pe_thread)
         __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
     /* Operations already received (a rendezvous payload that landed) raise no event. */
     if (ucx_am_apply() != 0)
         return 1;
+    if (who == SHMEMI_WAIT_PE_POLL) {
+        uint64_t start = now_ns();
+        if (start - __atomic_load_n(&last_activity_ns, __ATOMIC_RELAXED) < POLL_AFTER_ACTIVITY_NS)
+            return poll_until(start + (uint64_t)timeout_us * 1000u);
+    }
     struct timespec limit = {.tv_sec = timeout_us / 1000000,
                              .tv_nsec = (timeout_us % 1000000) * 1000};
     ucs_status_t st = ucp_worker_arm(ucx.worker);
@@ -574,10 +624,16 @@ int ucx_wait(long timeout_us, int pe_thread) {
         if (pe_thread || __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
             break;
     }
-    return ucx_am_apply() != 0 || progressed;
+    progressed = ucx_am_apply() != 0 || progressed;
+    if (progressed)
+        activity();
+    return progressed;
 }
 
 int ucx_progress(void) {
     int progressed = ucx_pe_progress(ucx.worker) != 0;
-    return ucx_am_apply() != 0 || progressed;
+    progressed = ucx_am_apply() != 0 || progressed;
+    if (progressed)
+        activity();
+    return progressed;
 }
