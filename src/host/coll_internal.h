@@ -2,10 +2,11 @@
 /* Internal contract of the team, synchronization and collective routines (src/host/team.c,
  * sync.c, lock.c, coll_*.c).
  *
- * The algorithms pull: a member reads what it needs from its peers' copies (shmemi_coll_get,
- * shmemi_coll_read) after a token says the data is there. For a peer on this node that is a
- * memcpy from its mapping (shmemi_ptr); for a peer on another node, a get on the network
- * transport's default context, and its tokens are posted network adds. Teams that span nodes run
+ * Inside a node the algorithms pull: a member reads what it needs from its peers' copies
+ * (shmemi_coll_get, shmemi_coll_read, a memcpy from the mapping) after a token says the data is
+ * there. To a peer on another node, broadcasts and small reductions push (below); the other
+ * collectives pull there with gets on the network transport's default context, and tokens are
+ * posted network adds. Teams that span nodes run
  * barriers, broadcasts and reductions per node and between node leaders (shmemi_coll_hier).
  *
  * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
@@ -123,6 +124,28 @@ static inline int shmemi_coll_staged(const void *dest, const void *source) {
 /* Tokens on the team's channel, addressed by team member index. */
 void shmemi_token_send(const shmemi_team_state_t *t, int index);
 void shmemi_token_wait(const shmemi_team_state_t *t, int index);
+
+/* Pushes to a member on another node (network): the sender puts the data into the receiver's
+ * memory and a token after it (put-with-signal), so the data crosses the network once, one way,
+ * where a pull costs the receiver a round trip. The receiver must be ready for it; two ways:
+ *   direct   into the receiver's copy of a symmetric buffer that it has said is free (a token
+ *            it sent on entering the collective): shmemi_coll_push, then shmemi_token_wait on
+ *            the receiver;
+ *   eager    at most shmemi_coll_eager_limit(t) bytes into the receiver's inbox for the sender,
+ *            which flow control keeps free (two slots per sender, credits returned as the
+ *            receiver frees them): shmemi_coll_push_eager; the receiver reads the data at
+ *            shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release.
+ * Both sides of an edge choose the same way: from shmemi_coll_net_member and the size. */
+int shmemi_coll_net_member(const shmemi_team_state_t *t, int index);
+/* Bytes an eager push on t's channel may carry; 0 where the channel has no inboxes (only the
+ * world team's and the active sets' have). */
+size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t);
+void shmemi_coll_push(const char *call, const shmemi_team_state_t *t, int index, void *addr,
+                      const void *src, size_t len);
+void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
+                            const void *src, size_t len);
+const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index);
+void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index);
 
 /* Barrier over the team: the dissemination barrier (ceil(log2(size)) rounds of one token each
  * way), or, for a team whose members span nodes (shmemi_coll_hier), one among the node's members
