@@ -153,8 +153,8 @@ size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t) {
 
 /* len bytes of src into pe's copy of symmetric addr, then one token on channel (after the data:
  * put-with-signal), on the tokens' network context; src may be reused at return. */
-static void net_put_token(const char *call, int channel, int pe, const void *addr,
-                          const void *src, size_t len) {
+static void net_put_token(const char *call, int channel, int pe, const void *addr, const void *src,
+                          size_t len) {
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
     ++tokens_sent[slot + (size_t)pe];
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
@@ -187,7 +187,8 @@ void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int 
 const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index) {
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
     shmemi_token_wait(t, index);
-    return inbox_slot(lane, pe, eager_freed[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe]);
+    return inbox_slot(lane, pe,
+                      eager_freed[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe]);
 }
 
 void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
@@ -750,9 +751,8 @@ static shmemi_status_t coll_init(void) {
     eager_bytes = SHMEMI_EAGER_TOTAL_BYTES / (SHMEMI_EAGER_LANES * 2 * n) / 64 * 64;
     if (eager_bytes > SHMEMI_EAGER_MAX_BYTES)
         eager_bytes = SHMEMI_EAGER_MAX_BYTES;
-    inbox = eager_bytes == 0
-                ? NULL
-                : shmemi_internal_alloc(SHMEMI_EAGER_LANES * 2 * n * eager_bytes, 64);
+    inbox = eager_bytes == 0 ? NULL
+                             : shmemi_internal_alloc(SHMEMI_EAGER_LANES * 2 * n * eager_bytes, 64);
     credits = shmemi_internal_alloc(SHMEMI_EAGER_LANES * n * sizeof(uint64_t), 64);
     eager_sent = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
     eager_freed = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
