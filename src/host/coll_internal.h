@@ -147,6 +147,26 @@ void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int 
 const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index);
 void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index);
 
+/* Nonzero when every member of t is on a node of its own (or nothing is mapped), so that every
+ * pair of members talks over the network; the same on every member. */
+int shmemi_coll_all_net(const shmemi_team_state_t *t);
+
+/* One block between this PE and a member: the bytes at src (sending), len bytes, at offset at of
+ * the receiver's dest. */
+typedef struct {
+    const char *src;
+    size_t len;
+    size_t at;
+} shmemi_coll_block_t;
+
+/* For a team where shmemi_coll_all_net holds: pushes out[j] to every other member j and receives
+ * in[j] from each into dest (out[j].len on this PE is in[me].len on j; blocks of no bytes are not
+ * sent). Blocks that fit go eagerly, larger ones straight into dest after the receiver's token.
+ * Returns when every block has arrived and every sent block's source may be reused; nothing of
+ * this PE is read remotely afterwards. */
+void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *dest,
+                          const shmemi_coll_block_t *out, const shmemi_coll_block_t *in);
+
 /* Barrier over the team: the dissemination barrier (ceil(log2(size)) rounds of one token each
  * way), or, for a team whose members span nodes (shmemi_coll_hier), one among the node's members
  * by load/store, one among the nodes' leaders over the network, and the node's again. */

@@ -231,6 +231,61 @@ void shmemi_team_barrier(const shmemi_team_state_t *t) {
     shmemi_coll_hier_free(&h);
 }
 
+int shmemi_coll_all_net(const shmemi_team_state_t *t) {
+    if (t->size < 2 || shmemi_transport_net == NULL)
+        return 0;
+    if (!shmemi_route_p2p)
+        return 1;
+    /* The same answer on every member: from the route table's nodes, not from this PE's view. */
+    unsigned char *seen = calloc((size_t)shmemi_n_nodes, 1);
+    if (seen == NULL)
+        shmemi_fatal("shmem collective", "out of memory for the nodes of a team of %d PEs",
+                     t->size);
+    int distinct = 1;
+    for (int i = 0; i < t->size && distinct; i++) {
+        int node = shmemi_routes[shmemi_team_world_pe(t, i)].node;
+        distinct = !seen[node];
+        seen[node] = 1;
+    }
+    free(seen);
+    return distinct;
+}
+
+void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *dest,
+                          const shmemi_coll_block_t *out, const shmemi_coll_block_t *in) {
+    int n = t->size, me = t->my_index;
+    size_t limit = shmemi_coll_eager_limit(t);
+    /* Where a block comes straight into dest, its sender waits for this PE's word that dest is
+     * free (it is: this PE is in the collective). */
+    for (int s = 1; s < n; s++) {
+        int j = (me - s + n) % n;
+        if (in[j].len > limit)
+            shmemi_token_send(t, j);
+    }
+    for (int s = 1; s < n; s++) {
+        int j = (me + s) % n;
+        if (out[j].len == 0)
+            continue;
+        if (out[j].len <= limit) {
+            shmemi_coll_push_eager(call, t, j, out[j].src, out[j].len);
+        } else {
+            shmemi_token_wait(t, j);
+            shmemi_coll_push(call, t, j, dest + out[j].at, out[j].src, out[j].len);
+        }
+    }
+    for (int s = 1; s < n; s++) {
+        int j = (me - s + n) % n;
+        if (in[j].len == 0)
+            continue;
+        if (in[j].len <= limit) {
+            memcpy(dest + in[j].at, shmemi_coll_eager_wait(t, j), in[j].len);
+            shmemi_coll_eager_release(t, j);
+        } else {
+            shmemi_token_wait(t, j);
+        }
+    }
+}
+
 /* ---- argument checks ------------------------------------------------------------------------ */
 
 void shmemi_coll_check_host_memory(const char *call, const void *addr) {
