@@ -51,10 +51,12 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
 
 /* A token to a PE on another node: a non-fetching add of one to this PE's counter there, posted
  * (no round trip). Counters only grow by one per token, so adds in any order give the same
- * counts, and no fence is needed: what a token announces is this PE's own stores (ordered before
- * the add by the release fence, and read by pe with gets that start after it sees the token) or
- * gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait). A collective puts
- * nothing over the network, and sync_all does not complete puts (docs/memory_model.md). */
+ * counts, and a token alone needs no fence: what it announces is this PE's own stores (ordered
+ * before the add by the release fence, and read by pe with gets that start after it sees the
+ * token), gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait), or that
+ * a buffer of this PE is free for pe's push. Data a collective pushes to pe travels with its own
+ * token (put-with-signal: the signal is delivered after the data; net_put_token). sync_all does
+ * not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
     static const char call[] = "shmem collective";
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
