@@ -11,9 +11,10 @@
  *     doubling. Each member moves about 2 x count elements in all, whatever p, so it wins for
  *     large vectors.
  *   linear: a barrier, every member combines all sources in team order, a barrier.
- * Data is pulled from the partner's dest after a token says it is ready, except that a partner
- * on another node pushes a vector that fits an eager push into this PE's inbox (recursive
- * doubling; coll_internal.h); the operations are
+ * Data is pulled from the partner's dest after a token says it is ready, except that in
+ * recursive doubling a partner on another node pushes its vector into this PE's inbox, piece by
+ * piece (coll_internal.h), and auto picks recursive doubling at every size for two members on
+ * different nodes; the operations are
  * commutative, and each element is combined in the same order on every member, so every member
  * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
  * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
@@ -46,18 +47,39 @@ static const char *peer_dest(const reduce_ctx_t *c, int index, size_t first, siz
                             index, c->scratch);
 }
 
+/* Nonzero when vectors exchanged with a partner on another node go through its inbox: eager
+ * pushes carry at least one element on t's channel. */
+static int exchange_eager(const reduce_ctx_t *c) {
+    return shmemi_coll_eager_limit(c->t) >= c->elem_size;
+}
+
+/* One round of recursive doubling with a partner on another node: both push their vector into
+ * the other's inbox in pieces of at most one slot, running up to two pieces ahead of the combines
+ * (the inbox has two slots per sender), and combine each piece of the partner's into dest as it
+ * arrives. Each piece is pushed before it is combined into, and the push is complete locally
+ * before dest changes. */
+static void exchange_pushed(const reduce_ctx_t *c, int partner) {
+    size_t es = c->elem_size, nbytes = c->count * es;
+    size_t piece = shmemi_coll_eager_limit(c->t) / es * es;
+    size_t pieces = (nbytes + piece - 1) / piece, pushed = 0;
+    for (size_t i = 0; i < pieces; i++) {
+        for (; pushed < pieces && pushed < i + 2; pushed++) {
+            size_t off = pushed * piece, len = nbytes - off < piece ? nbytes - off : piece;
+            shmemi_coll_push_eager(c->call, c->t, partner, c->dest + off, len);
+        }
+        size_t off = i * piece, len = nbytes - off < piece ? nbytes - off : piece;
+        c->op(c->dest + off, shmemi_coll_eager_wait(c->t, partner), len / es);
+        shmemi_coll_eager_release(c->t, partner);
+    }
+}
+
 static void reduce_recursive_doubling(const reduce_ctx_t *c) {
     size_t nbytes = c->count * c->elem_size;
-    int eager = nbytes <= shmemi_coll_eager_limit(c->t);
     char *tmp = NULL;
     for (int d = 1; d < c->p; d <<= 1) {
         int partner = group_member(c, c->vrank ^ d);
-        if (eager && shmemi_coll_net_member(c->t, partner)) {
-            /* Push ours into the partner's inbox (complete locally before dest changes), then
-             * combine with what it pushed into ours: one one-way crossing each. */
-            shmemi_coll_push_eager(c->call, c->t, partner, c->dest, nbytes);
-            c->op(c->dest, shmemi_coll_eager_wait(c->t, partner), c->count);
-            shmemi_coll_eager_release(c->t, partner);
+        if (shmemi_coll_net_member(c->t, partner) && exchange_eager(c)) {
+            exchange_pushed(c, partner);
             continue;
         }
         if (tmp == NULL && (tmp = malloc(nbytes)) == NULL)
@@ -137,8 +159,11 @@ static void reduce_run(const char *call, const shmemi_team_state_t *t, void *des
     shmemi_coll_scratch_t scratch = {NULL, 0};
     reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1, &scratch};
     shmemi_reduce_algorithm_t alg = shmemi_coll_config.reduce;
+    /* Two members on different nodes exchange pushed vectors of any size: recursive doubling
+     * then moves no more than Rabenseifner, in one round. */
+    int pushed_pair = p == 2 && n == 2 && exchange_eager(&c) && shmemi_coll_net_member(t, 1 - me);
     if (alg == SHMEMI_REDUCE_AUTO)
-        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p
+        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p && !pushed_pair
                   ? SHMEMI_REDUCE_RABENSEIFNER
                   : SHMEMI_REDUCE_RECURSIVE_DOUBLING;
     if (alg == SHMEMI_REDUCE_LINEAR) {

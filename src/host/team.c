@@ -117,13 +117,13 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
 /* ---- pushes to PEs on other nodes ----------------------------------------------------------- */
 
 /* Eager inboxes, in the internal segment: on the world team's channel and on the active sets',
- * each PE holds two slots of eager_bytes per sending PE. The k-th eager push of PE p to PE q on
- * a lane goes to slot k mod 2 of q's inbox for p, and only after q has freed push k - 2: q adds
- * one to credits[lane][q] on p whenever it has copied a push out. So a push never overwrites data
- * its receiver has not consumed, however far the sender runs ahead (back-to-back collectives),
- * and where the receiver keeps up, the sender never waits. */
+ * each PE holds two slots of eager_bytes (64 KiB, less at scale) per sending PE. The k-th eager
+ * push of PE p to PE q on a lane goes to slot k mod 2 of q's inbox for p, and only after q has
+ * freed push k - 2: q adds one to credits[lane][q] on p whenever it has copied a push out. So a
+ * push never overwrites data its receiver has not consumed, however far the sender runs ahead
+ * (back-to-back collectives), and where the receiver keeps up, the sender never waits. */
 #define SHMEMI_EAGER_LANES 2
-#define SHMEMI_EAGER_MAX_BYTES 8192
+#define SHMEMI_EAGER_MAX_BYTES 65536
 /* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
 #define SHMEMI_EAGER_TOTAL_BYTES ((size_t)4 << 20)
 static char *inbox;

@@ -16,6 +16,8 @@
 #define SMALL 64
 #define LARGE (80 * 1024)
 #define MAX_PES 16
+/* The longest reduction: several pieces of an inbox slot. */
+#define LONGS (20 * 1024)
 
 static unsigned char byte_of(int pe, int iteration, size_t i) {
     return (unsigned char)ct_rand((uint64_t)pe, (uint64_t)iteration, (uint64_t)i);
@@ -50,7 +52,7 @@ int main(void) {
     CHECK(n <= MAX_PES, "at most %d PEs", MAX_PES);
     unsigned char *src = shmem_malloc((size_t)MAX_PES * LARGE);
     unsigned char *dst = shmem_malloc((size_t)MAX_PES * LARGE);
-    long *lsrc = shmem_malloc(SMALL * sizeof(long)), *ldst = shmem_malloc(SMALL * sizeof(long));
+    long *lsrc = shmem_malloc(LONGS * sizeof(long)), *ldst = shmem_malloc(LONGS * sizeof(long));
     CHECK(src && dst && lsrc && ldst, "shmem_malloc failed");
     for (int it = 0; it < ITERATIONS; it++) {
         /* Runs of one kind and root, so that a fast root can run ahead. */
@@ -85,12 +87,13 @@ int main(void) {
             for (int j = 0; j < n; j++)
                 expect(dst + (size_t)j * len, len, j, it, "fcollectmem");
             break;
-        default:
-            for (int i = 0; i < SMALL; i++)
+        default: {
+            int count = it % 8 < 4 ? SMALL : LONGS;
+            for (int i = 0; i < count; i++)
                 lsrc[i] = (long)(ct_rand((uint64_t)me, (uint64_t)it, (uint64_t)i) % 1000);
-            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, SMALL);
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, (size_t)count);
             pause_randomly(me, it, 1);
-            for (int i = 0; i < SMALL; i++) {
+            for (int i = 0; i < count; i++) {
                 long want = 0;
                 for (int j = 0; j < n; j++)
                     want += (long)(ct_rand((uint64_t)j, (uint64_t)it, (uint64_t)i) % 1000);
@@ -98,6 +101,7 @@ int main(void) {
                       it, i, ldst[i], want);
             }
             break;
+        }
         }
     }
     shmem_barrier_all();
