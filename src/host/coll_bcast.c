@@ -20,7 +20,7 @@
 
 #include "coll_internal.h"
 
-/* Passes chunk c ([off, off + len) of the message, in mine) to child k: a token where the child
+/* Passes chunk c ([off, off + len) of the message, in mine) to member child: a token where it
  * pulls (same node), else a push into its dest (eager: the whole message into its inbox; direct:
  * after the token that says its dest is free, which it sends on entering). */
 static void pass_chunk(const char *call, const shmemi_team_state_t *t, int child, void *dest,
