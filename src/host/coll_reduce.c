@@ -13,8 +13,7 @@
  *   linear: a barrier, every member combines all sources in team order, a barrier.
  * Data is pulled from the partner's dest after a token says it is ready, except that in
  * recursive doubling a partner on another node pushes its vector into this PE's inbox, piece by
- * piece (coll_internal.h), and auto picks recursive doubling at every size for two members on
- * different nodes; the operations are
+ * piece (coll_internal.h); the operations are
  * commutative, and each element is combined in the same order on every member, so every member
  * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
  * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
@@ -159,11 +158,8 @@ static void reduce_run(const char *call, const shmemi_team_state_t *t, void *des
     shmemi_coll_scratch_t scratch = {NULL, 0};
     reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1, &scratch};
     shmemi_reduce_algorithm_t alg = shmemi_coll_config.reduce;
-    /* Two members on different nodes exchange pushed vectors of any size: recursive doubling
-     * then moves no more than Rabenseifner, in one round. */
-    int pushed_pair = p == 2 && n == 2 && exchange_eager(&c) && shmemi_coll_net_member(t, 1 - me);
     if (alg == SHMEMI_REDUCE_AUTO)
-        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p && !pushed_pair
+        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p
                   ? SHMEMI_REDUCE_RABENSEIFNER
                   : SHMEMI_REDUCE_RECURSIVE_DOUBLING;
     if (alg == SHMEMI_REDUCE_LINEAR) {
