@@ -4,8 +4,8 @@
  * from a different member, so no PE's memory serves more than one reader at a time, and the whole
  * exchange takes n - 1 steps of one block each. Gets from members on other nodes are all in
  * flight together and completed by one quiet before the closing barrier, which keeps sources in
- * place until every member has read them. Where every member is on a node of its own, contiguous
- * blocks are pushed instead (alltoall_push). */
+ * place until every member has read them. Where every member is on a node of its own, small
+ * contiguous blocks are pushed instead (alltoall_push). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,10 +37,9 @@ static void alltoalls_net(const char *call, const shmemi_team_state_t *t, char *
     }
 }
 
-/* Contiguous blocks on a team whose members are all on different nodes: every member pushes
- * each block to its owner (shmemi_coll_push_all), so each block crosses the network once, one
- * way, and no barrier is needed: a block that comes into dest waits for its receiver's word,
- * and an eager one lands in the receiver's inbox. */
+/* Small contiguous blocks on a team whose members are all on different nodes: every member
+ * pushes each block into its owner's inbox (shmemi_coll_push_all), so each block crosses the
+ * network once, one way, and no barrier is needed. */
 static void alltoall_push(const char *call, const shmemi_team_state_t *t, char *dest,
                           const char *source, size_t block) {
     int n = t->size, me = t->my_index;
@@ -76,7 +75,7 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
         return;
     }
     size_t block = nelems * elem_size;
-    if (dst == 1 && sst == 1 && shmemi_coll_all_net(t)) {
+    if (dst == 1 && sst == 1 && block <= shmemi_coll_eager_limit(t) && shmemi_coll_all_net(t)) {
         alltoall_push(call, t, dest, source, block);
         return;
     }

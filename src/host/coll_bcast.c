@@ -7,11 +7,10 @@
  * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
  * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
  * read everything, and nobody returns before its children have, so buffers are free on return.
- * An edge to a child on another node pushes instead (coll_internal.h): a message of one chunk
- * that fits goes eagerly into the child's inbox, which the child copies into dest; a larger one
- * chunk by chunk straight into the child's dest, once the child has said (a token on entering)
- * that its dest is free. Each chunk then crosses the network once, one way, and the parent does
- * not wait for such a child at the end: it reads nothing of the parent's.
+ * An edge to a child on another node pushes instead where the message is one chunk that fits an
+ * eager push (coll_internal.h): into the child's inbox, which the child copies into dest. The
+ * data then crosses the network once, one way, and the parent does not wait for such a child at
+ * the end: it reads nothing of the parent's.
  * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team that
  * spans nodes runs the tree among one leader per node (the root on its node) over the network,
  * then inside each node from its leader (shmemi_coll_hier). */
@@ -20,20 +19,15 @@
 
 #include "coll_internal.h"
 
-/* Passes chunk c ([off, off + len) of the message, in mine) to member child: a token where it
- * pulls (same node), else a push into its dest (eager: the whole message into its inbox; direct:
- * after the token that says its dest is free, which it sends on entering). */
-static void pass_chunk(const char *call, const shmemi_team_state_t *t, int child, void *dest,
-                       const char *mine, size_t off, size_t len, size_t c, int eager) {
-    if (!shmemi_coll_net_member(t, child)) {
-        shmemi_token_send(t, child);
-    } else if (eager) {
+/* Passes chunk c ([off, off + len) of the message, in mine) to member child: an eager push of
+ * the whole message where the child is on another node and the message goes eagerly, else a
+ * token (the child pulls). */
+static void pass_chunk(const char *call, const shmemi_team_state_t *t, int child, const char *mine,
+                       size_t off, size_t len, int eager) {
+    if (eager && shmemi_coll_net_member(t, child))
         shmemi_coll_push_eager(call, t, child, mine + off, len);
-    } else {
-        if (c == 0)
-            shmemi_token_wait(t, child);
-        shmemi_coll_push(call, t, child, (char *)dest + off, mine + off, len);
-    }
+    else
+        shmemi_token_send(t, child);
 }
 
 /* The tree (or the linear fan-out) over team or view t, for nbytes > 0. */
@@ -75,36 +69,32 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
         for (size_t c = 0; c < n_chunks; c++) {
             size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
             for (int k = 0; k < n_children; k++)
-                pass_chunk(call, t, children[k], dest, source, off, len, c, eager);
+                pass_chunk(call, t, children[k], source, off, len, eager);
         }
     } else {
         int parent_rel = linear ? 0 : rel - (rel & -rel);
         int parent = (parent_rel + root) % n;
-        int net_parent = shmemi_coll_net_member(t, parent);
+        int pushed = eager && shmemi_coll_net_member(t, parent);
         /* The root's data is in its source; every other member's is in its dest. */
         const char *from = parent_rel == 0 ? source : dest;
-        if (net_parent && !eager)
-            shmemi_token_send(t, parent); /* dest is free: push into it */
         for (size_t c = 0; c < n_chunks; c++) {
             size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
-            if (!net_parent) {
-                shmemi_token_wait(t, parent);
-                shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
-            } else if (eager) {
+            if (pushed) {
                 memcpy(dest, shmemi_coll_eager_wait(t, parent), len);
                 shmemi_coll_eager_release(t, parent);
             } else {
-                shmemi_token_wait(t, parent); /* the chunk is in dest */
+                shmemi_token_wait(t, parent);
+                shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
             }
             for (int k = 0; k < n_children; k++)
-                pass_chunk(call, t, children[k], dest, dest, off, len, c, eager);
+                pass_chunk(call, t, children[k], dest, off, len, eager);
         }
-        /* A parent on this node learns that we have read its buffer. */
-        if (!net_parent)
+        /* A parent we pulled from learns that we have read its buffer. */
+        if (!pushed)
             shmemi_token_send(t, parent);
     }
     for (int k = 0; k < n_children; k++)
-        if (!shmemi_coll_net_member(t, children[k]))
+        if (!eager || !shmemi_coll_net_member(t, children[k]))
             shmemi_token_wait(t, children[k]);
     if (children != stack_children)
         free(children);

@@ -9,8 +9,8 @@
  *   linear: a barrier, then every member pulls every block straight from its owner's source,
  *     then a barrier.
  * Every member finally waits for a token from each member that read its dest, so buffers are free
- * on return. With auto, a small team whose members are all on different nodes pushes instead
- * (collect_push). */
+ * on return. With auto, a small team whose members are all on different nodes pushes small
+ * blocks instead (collect_push). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,9 +56,10 @@ static void collect_recursive_doubling(const char *call, shmemi_team_state_t *t,
         shmemi_token_wait(t, me ^ d);
 }
 
-/* With auto, a team of at most this many members that are all on different nodes pushes: every
- * member sends its block to every other one, n - 1 messages each, all in flight together, so
- * every block crosses the network once, one way. */
+/* With auto, a team of at most this many members that are all on different nodes, with blocks
+ * that fit an eager push, pushes: every member sends its block into every other one's inbox,
+ * n - 1 messages each, all in flight together, so every block crosses the network once, one
+ * way. */
 #define COLLECT_PUSH_MAX_PES 32
 
 static void collect_push(const char *call, const shmemi_team_state_t *t, void *dest,
@@ -121,7 +122,11 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
         return;
     }
     shmemi_collect_algorithm_t alg = shmemi_coll_config.collect;
-    if (alg == SHMEMI_COLLECT_AUTO && n <= COLLECT_PUSH_MAX_PES && shmemi_coll_all_net(t)) {
+    size_t longest = 0;
+    for (int i = 0; i < n; i++)
+        longest = len[i] > longest ? len[i] : longest;
+    if (alg == SHMEMI_COLLECT_AUTO && n <= COLLECT_PUSH_MAX_PES &&
+        longest <= shmemi_coll_eager_limit(t) && shmemi_coll_all_net(t)) {
         collect_push(call, t, dest, source, off, len);
         free(off);
         return;

@@ -4,9 +4,9 @@
  *
  * Inside a node the algorithms pull: a member reads what it needs from its peers' copies
  * (shmemi_coll_get, shmemi_coll_read, a memcpy from the mapping) after a token says the data is
- * there. To a peer on another node, broadcasts and small reductions push (below); the other
- * collectives pull there with gets on the network transport's default context, and tokens are
- * posted network adds. Teams that span nodes run
+ * there. To a peer on another node, small broadcasts, reductions, alltoalls and collects push
+ * (below); the rest pull there with gets on the network transport's default context, and tokens
+ * are posted network adds. Teams that span nodes run
  * barriers, broadcasts and reductions per node and between node leaders (shmemi_coll_hier).
  *
  * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
@@ -126,22 +126,18 @@ void shmemi_token_send(const shmemi_team_state_t *t, int index);
 void shmemi_token_wait(const shmemi_team_state_t *t, int index);
 
 /* Pushes to a member on another node (network): the sender puts the data into the receiver's
- * memory and a token after it (put-with-signal), so the data crosses the network once, one way,
- * where a pull costs the receiver a round trip. The receiver must be ready for it; two ways:
- *   direct   into the receiver's copy of a symmetric buffer that it has said is free (a token
- *            it sent on entering the collective): shmemi_coll_push, then shmemi_token_wait on
- *            the receiver;
- *   eager    at most shmemi_coll_eager_limit(t) bytes into the receiver's inbox for the sender,
- *            which flow control keeps free (two slots per sender, credits returned as the
- *            receiver frees them): shmemi_coll_push_eager; the receiver reads the data at
- *            shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release.
- * Both sides of an edge choose the same way: from shmemi_coll_net_member and the size. */
+ * inbox for the sender and a token after it (put-with-signal), so the data crosses the network
+ * once, one way, where a pull costs the receiver a round trip. At most shmemi_coll_eager_limit(t)
+ * bytes: flow control keeps the inbox free (two slots per sender, credits returned as the
+ * receiver frees them), so a push never overruns a receiver that is still in an earlier
+ * collective. shmemi_coll_push_eager sends; the receiver reads the data at
+ * shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release. Both sides of an
+ * edge choose alike: from shmemi_coll_net_member and the size. Larger data is pulled: over TCP a
+ * get moves it faster than a put here (bench/README.md). */
 int shmemi_coll_net_member(const shmemi_team_state_t *t, int index);
 /* Bytes an eager push on t's channel may carry; 0 where the channel has no inboxes (only the
  * world team's and the active sets' have). */
 size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t);
-void shmemi_coll_push(const char *call, const shmemi_team_state_t *t, int index, void *addr,
-                      const void *src, size_t len);
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
                             const void *src, size_t len);
 const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index);
@@ -159,11 +155,10 @@ typedef struct {
     size_t at;
 } shmemi_coll_block_t;
 
-/* For a team where shmemi_coll_all_net holds: pushes out[j] to every other member j and receives
- * in[j] from each into dest (out[j].len on this PE is in[me].len on j; blocks of no bytes are not
- * sent). Blocks that fit go eagerly, larger ones straight into dest after the receiver's token.
- * Returns when every block has arrived and every sent block's source may be reused; nothing of
- * this PE is read remotely afterwards. */
+/* For a team where shmemi_coll_all_net holds and blocks of at most shmemi_coll_eager_limit(t)
+ * bytes: pushes out[j] to every other member j and receives in[j] from each into dest (out[j].len
+ * on this PE is in[me].len on j; blocks of no bytes are not sent). Returns when every block has
+ * arrived and every sent block's source may be reused; nothing of this PE is read remotely. */
 void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *dest,
                           const shmemi_coll_block_t *out, const shmemi_coll_block_t *in);
 

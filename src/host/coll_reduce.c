@@ -12,8 +12,8 @@
  *     large vectors.
  *   linear: a barrier, every member combines all sources in team order, a barrier.
  * Data is pulled from the partner's dest after a token says it is ready, except that in
- * recursive doubling a partner on another node pushes its vector into this PE's inbox, piece by
- * piece (coll_internal.h); the operations are
+ * recursive doubling a partner on another node pushes a vector that fits an eager push into this
+ * PE's inbox (coll_internal.h); the operations are
  * commutative, and each element is combined in the same order on every member, so every member
  * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
  * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
@@ -46,39 +46,18 @@ static const char *peer_dest(const reduce_ctx_t *c, int index, size_t first, siz
                             index, c->scratch);
 }
 
-/* Nonzero when vectors exchanged with a partner on another node go through its inbox: eager
- * pushes carry at least one element on t's channel. */
-static int exchange_eager(const reduce_ctx_t *c) {
-    return shmemi_coll_eager_limit(c->t) >= c->elem_size;
-}
-
-/* One round of recursive doubling with a partner on another node: both push their vector into
- * the other's inbox in pieces of at most one slot, running up to two pieces ahead of the combines
- * (the inbox has two slots per sender), and combine each piece of the partner's into dest as it
- * arrives. Each piece is pushed before it is combined into, and the push is complete locally
- * before dest changes. */
-static void exchange_pushed(const reduce_ctx_t *c, int partner) {
-    size_t es = c->elem_size, nbytes = c->count * es;
-    size_t piece = shmemi_coll_eager_limit(c->t) / es * es;
-    size_t pieces = (nbytes + piece - 1) / piece, pushed = 0;
-    for (size_t i = 0; i < pieces; i++) {
-        for (; pushed < pieces && pushed < i + 2; pushed++) {
-            size_t off = pushed * piece, len = nbytes - off < piece ? nbytes - off : piece;
-            shmemi_coll_push_eager(c->call, c->t, partner, c->dest + off, len);
-        }
-        size_t off = i * piece, len = nbytes - off < piece ? nbytes - off : piece;
-        c->op(c->dest + off, shmemi_coll_eager_wait(c->t, partner), len / es);
-        shmemi_coll_eager_release(c->t, partner);
-    }
-}
-
 static void reduce_recursive_doubling(const reduce_ctx_t *c) {
     size_t nbytes = c->count * c->elem_size;
+    int eager = nbytes <= shmemi_coll_eager_limit(c->t);
     char *tmp = NULL;
     for (int d = 1; d < c->p; d <<= 1) {
         int partner = group_member(c, c->vrank ^ d);
-        if (shmemi_coll_net_member(c->t, partner) && exchange_eager(c)) {
-            exchange_pushed(c, partner);
+        if (eager && shmemi_coll_net_member(c->t, partner)) {
+            /* Push ours into the partner's inbox (complete locally before dest changes), then
+             * combine with what it pushed into ours: one one-way crossing each. */
+            shmemi_coll_push_eager(c->call, c->t, partner, c->dest, nbytes);
+            c->op(c->dest, shmemi_coll_eager_wait(c->t, partner), c->count);
+            shmemi_coll_eager_release(c->t, partner);
             continue;
         }
         if (tmp == NULL && (tmp = malloc(nbytes)) == NULL)

@@ -53,9 +53,9 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
  * (no round trip). Counters only grow by one per token, so adds in any order give the same
  * counts, and a token alone needs no fence: what it announces is this PE's own stores (ordered
  * before the add by the release fence, and read by pe with gets that start after it sees the
- * token), gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait), or that
- * a buffer of this PE is free for pe's push. Data a collective pushes to pe travels with its own
- * token (put-with-signal: the signal is delivered after the data; net_put_token). sync_all does
+ * token) or gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait). Data
+ * a collective pushes to pe travels with its own token (put-with-signal: the signal is delivered
+ * after the data; net_put_token). sync_all does
  * not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
     static const char call[] = "shmem collective";
@@ -117,13 +117,13 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
 /* ---- pushes to PEs on other nodes ----------------------------------------------------------- */
 
 /* Eager inboxes, in the internal segment: on the world team's channel and on the active sets',
- * each PE holds two slots of eager_bytes (64 KiB, less at scale) per sending PE. The k-th eager
+ * each PE holds two slots of eager_bytes (8 KiB, less at scale) per sending PE. The k-th eager
  * push of PE p to PE q on a lane goes to slot k mod 2 of q's inbox for p, and only after q has
  * freed push k - 2: q adds one to credits[lane][q] on p whenever it has copied a push out. So a
  * push never overwrites data its receiver has not consumed, however far the sender runs ahead
  * (back-to-back collectives), and where the receiver keeps up, the sender never waits. */
 #define SHMEMI_EAGER_LANES 2
-#define SHMEMI_EAGER_MAX_BYTES 65536
+#define SHMEMI_EAGER_MAX_BYTES 8192
 /* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
 #define SHMEMI_EAGER_TOTAL_BYTES ((size_t)4 << 20)
 static char *inbox;
@@ -153,8 +153,8 @@ size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t) {
     return eager_lane(t->channel) < 0 ? 0 : eager_bytes;
 }
 
-/* len bytes of src into pe's copy of symmetric addr, then one token on channel (after the data:
- * put-with-signal), on the tokens' network context; src may be reused at return. */
+/* len bytes of src into pe's copy of symmetric addr (its inbox), then one token on channel (after
+ * the data: put-with-signal), on the tokens' network context; src may be reused at return. */
 static void net_put_token(const char *call, int channel, int pe, const void *addr, const void *src,
                           size_t len) {
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
@@ -169,11 +169,6 @@ static void net_put_token(const char *call, int channel, int pe, const void *add
                                          sig_offset, SHMEMI_AMO_ADD, 1, pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
-}
-
-void shmemi_coll_push(const char *call, const shmemi_team_state_t *t, int index, void *addr,
-                      const void *src, size_t len) {
-    net_put_token(call, t->channel, shmemi_team_world_pe(t, index), addr, src, len);
 }
 
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
@@ -256,35 +251,17 @@ int shmemi_coll_all_net(const shmemi_team_state_t *t) {
 void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *dest,
                           const shmemi_coll_block_t *out, const shmemi_coll_block_t *in) {
     int n = t->size, me = t->my_index;
-    size_t limit = shmemi_coll_eager_limit(t);
-    /* Where a block comes straight into dest, its sender waits for this PE's word that dest is
-     * free (it is: this PE is in the collective). */
-    for (int s = 1; s < n; s++) {
-        int j = (me - s + n) % n;
-        if (in[j].len > limit)
-            shmemi_token_send(t, j);
-    }
     for (int s = 1; s < n; s++) {
         int j = (me + s) % n;
-        if (out[j].len == 0)
-            continue;
-        if (out[j].len <= limit) {
+        if (out[j].len != 0)
             shmemi_coll_push_eager(call, t, j, out[j].src, out[j].len);
-        } else {
-            shmemi_token_wait(t, j);
-            shmemi_coll_push(call, t, j, dest + out[j].at, out[j].src, out[j].len);
-        }
     }
     for (int s = 1; s < n; s++) {
         int j = (me - s + n) % n;
         if (in[j].len == 0)
             continue;
-        if (in[j].len <= limit) {
-            memcpy(dest + in[j].at, shmemi_coll_eager_wait(t, j), in[j].len);
-            shmemi_coll_eager_release(t, j);
-        } else {
-            shmemi_token_wait(t, j);
-        }
+        memcpy(dest + in[j].at, shmemi_coll_eager_wait(t, j), in[j].len);
+        shmemi_coll_eager_release(t, j);
     }
 }
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Back-to-back collectives on the same buffers with nothing between them: every PE sleeps for a
  * random time before each call and again after it, before it checks the result, so some members
- * run several collectives ahead of others. A member that pushes data to another (across nodes:
- * into its inbox or straight into its dest, docs/collectives.md) must never overwrite what that
- * member has not consumed yet: the previous result in dest, which its owner is still checking,
- * or an inbox slot not yet copied out. Random data per iteration and member, so a result
- * overwritten by a later collective's data fails the check. Sizes on both sides of the eager
- * limit and of the broadcast's chunk. */
+ * run several collectives ahead of others. A member that pushes data to another (across nodes,
+ * into its inbox: docs/collectives.md) must never overwrite what that member has not consumed
+ * yet: an inbox slot not yet copied out, or the previous result in dest, which its owner is still
+ * checking. Random data per iteration and member, so a result overwritten by a later
+ * collective's data fails the check. Sizes on both sides of the push limit and of the
+ * broadcast's chunk. */
 #include <string.h>
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 #define SMALL 64
 #define LARGE (80 * 1024)
 #define MAX_PES 16
-/* The longest reduction: several pieces of an inbox slot. */
+/* The longest reduction: larger than an inbox slot. */
 #define LONGS (20 * 1024)
 
 static unsigned char byte_of(int pe, int iteration, size_t i) {
