@@ -4,7 +4,8 @@
  * from a different member, so no PE's memory serves more than one reader at a time, and the whole
  * exchange takes n - 1 steps of one block each. Gets from members on other nodes are all in
  * flight together and completed by one quiet before the closing barrier, which keeps sources in
- * place until every member has read them. */
+ * place until every member has read them. Where every member is on a node of its own, small
+ * contiguous blocks are pushed instead (alltoall_push). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,24 @@ static void alltoalls_net(const char *call, const shmemi_team_state_t *t, char *
     }
 }
 
+/* Small contiguous blocks on a team whose members are all on different nodes: every member
+ * pushes each block into its owner's inbox (shmemi_coll_push_all), so each block crosses the
+ * network once, one way, and no barrier is needed. */
+static void alltoall_push(const char *call, const shmemi_team_state_t *t, char *dest,
+                          const char *source, size_t block) {
+    int n = t->size, me = t->my_index;
+    shmemi_coll_block_t *out = malloc(2 * (size_t)n * sizeof(*out)), *in = out + n;
+    if (out == NULL)
+        shmemi_fatal(call, "out of memory for %d block descriptors", n);
+    for (int j = 0; j < n; j++) {
+        out[j] = (shmemi_coll_block_t){source + (size_t)j * block, block, (size_t)me * block};
+        in[j] = (shmemi_coll_block_t){NULL, block, (size_t)j * block};
+    }
+    memcpy(dest + (size_t)me * block, source + (size_t)me * block, block);
+    shmemi_coll_push_all(call, t, dest, out, in);
+    free(out);
+}
+
 void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size) {
     int n = t->size, me = t->my_index;
@@ -55,8 +74,12 @@ void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest,
         shmemi_coll_alltoalls_staged(call, t, dest, source, dst, sst, nelems, elem_size);
         return;
     }
-    shmemi_team_barrier(t);
     size_t block = nelems * elem_size;
+    if (dst == 1 && sst == 1 && block <= shmemi_coll_eager_limit(t) && shmemi_coll_all_net(t)) {
+        alltoall_push(call, t, dest, source, block);
+        return;
+    }
+    shmemi_team_barrier(t);
     shmemi_coll_scratch_t scratch = {NULL, 0};
     for (int s = 0; s < n; s++) {
         int j = (me + s) % n;

@@ -7,6 +7,10 @@
  * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
  * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
  * read everything, and nobody returns before its children have, so buffers are free on return.
+ * An edge to a child on another node pushes instead where the message is one chunk that fits an
+ * eager push (coll_internal.h): into the child's inbox, which the child copies into dest. The
+ * data then crosses the network once, one way, and the parent does not wait for such a child at
+ * the end: it reads nothing of the parent's.
  * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team that
  * spans nodes runs the tree among one leader per node (the root on its node) over the network,
  * then inside each node from its leader (shmemi_coll_hier). */
@@ -14,6 +18,17 @@
 #include <string.h>
 
 #include "coll_internal.h"
+
+/* Passes chunk c ([off, off + len) of the message, in mine) to member child: an eager push of
+ * the whole message where the child is on another node and the message goes eagerly, else a
+ * token (the child pulls). */
+static void pass_chunk(const char *call, const shmemi_team_state_t *t, int child, const char *mine,
+                       size_t off, size_t len, int eager) {
+    if (eager && shmemi_coll_net_member(t, child))
+        shmemi_coll_push_eager(call, t, child, mine + off, len);
+    else
+        shmemi_token_send(t, child);
+}
 
 /* The tree (or the linear fan-out) over team or view t, for nbytes > 0. */
 static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void *dest,
@@ -28,6 +43,9 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
     int linear = shmemi_coll_config.bcast == SHMEMI_BCAST_LINEAR;
     size_t chunk = shmemi_coll_config.bcast_chunk_bytes;
     size_t n_chunks = (nbytes + chunk - 1) / chunk;
+    /* A message of one chunk that fits an eager push goes to a child on another node eagerly:
+     * every member knows nbytes and the channel, so all choose alike. */
+    int eager = n_chunks == 1 && nbytes <= shmemi_coll_eager_limit(t);
     /* Children, largest subtree first so that the deep branches start early. */
     int stack_children[32], *children = stack_children, n_children = 0;
     if (linear) {
@@ -35,7 +53,7 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
             if (n - 1 > 32 && (children = malloc((size_t)(n - 1) * sizeof(int))) == NULL)
                 shmemi_fatal(call, "out of memory for %d children", n - 1);
             for (int c = 1; c < n; c++)
-                children[n_children++] = c;
+                children[n_children++] = (c + root) % n;
         }
     } else {
         int limit = rel == 0 ? n : (rel & -rel), top = 1;
@@ -43,30 +61,41 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
             top <<= 1;
         for (int d = top >> 1; d >= 1; d >>= 1)
             if (d < limit && rel + d < n)
-                children[n_children++] = rel + d;
+                children[n_children++] = (rel + d + root) % n;
     }
     if (rel == 0) {
         if (update_root && dest != source)
             memcpy(dest, source, nbytes);
-        for (size_t c = 0; c < n_chunks; c++)
+        for (size_t c = 0; c < n_chunks; c++) {
+            size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
             for (int k = 0; k < n_children; k++)
-                shmemi_token_send(t, (children[k] + root) % n);
+                pass_chunk(call, t, children[k], source, off, len, eager);
+        }
     } else {
         int parent_rel = linear ? 0 : rel - (rel & -rel);
         int parent = (parent_rel + root) % n;
+        int pushed = eager && shmemi_coll_net_member(t, parent);
         /* The root's data is in its source; every other member's is in its dest. */
         const char *from = parent_rel == 0 ? source : dest;
         for (size_t c = 0; c < n_chunks; c++) {
             size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
-            shmemi_token_wait(t, parent);
-            shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
+            if (pushed) {
+                memcpy(dest, shmemi_coll_eager_wait(t, parent), len);
+                shmemi_coll_eager_release(t, parent);
+            } else {
+                shmemi_token_wait(t, parent);
+                shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
+            }
             for (int k = 0; k < n_children; k++)
-                shmemi_token_send(t, (children[k] + root) % n);
+                pass_chunk(call, t, children[k], dest, off, len, eager);
         }
-        shmemi_token_send(t, parent);
+        /* A parent we pulled from learns that we have read its buffer. */
+        if (!pushed)
+            shmemi_token_send(t, parent);
     }
     for (int k = 0; k < n_children; k++)
-        shmemi_token_wait(t, (children[k] + root) % n);
+        if (!eager || !shmemi_coll_net_member(t, children[k]))
+            shmemi_token_wait(t, children[k]);
     if (children != stack_children)
         free(children);
 }

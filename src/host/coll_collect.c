@@ -9,7 +9,8 @@
  *   linear: a barrier, then every member pulls every block straight from its owner's source,
  *     then a barrier.
  * Every member finally waits for a token from each member that read its dest, so buffers are free
- * on return. */
+ * on return. With auto, a small team whose members are all on different nodes pushes small
+ * blocks instead (collect_push). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,28 @@ static void collect_recursive_doubling(const char *call, shmemi_team_state_t *t,
         shmemi_token_send(t, me ^ d);
     for (int d = 1; d < n; d <<= 1)
         shmemi_token_wait(t, me ^ d);
+}
+
+/* With auto, a team of at most this many members that are all on different nodes, with blocks
+ * that fit an eager push, pushes: every member sends its block into every other one's inbox,
+ * n - 1 messages each, all in flight together, so every block crosses the network once, one
+ * way. */
+#define COLLECT_PUSH_MAX_PES 32
+
+static void collect_push(const char *call, const shmemi_team_state_t *t, void *dest,
+                         const void *source, const size_t *off, const size_t *len) {
+    int n = t->size, me = t->my_index;
+    shmemi_coll_block_t *out = malloc(2 * (size_t)n * sizeof(*out)), *in = out + n;
+    if (out == NULL)
+        shmemi_fatal(call, "out of memory for %d block descriptors", n);
+    for (int j = 0; j < n; j++) {
+        out[j] = (shmemi_coll_block_t){source, len[me], off[me]};
+        in[j] = (shmemi_coll_block_t){NULL, len[j], off[j]};
+    }
+    if (len[me] != 0)
+        memcpy((char *)dest + off[me], source, len[me]);
+    shmemi_coll_push_all(call, t, dest, out, in);
+    free(out);
 }
 
 void shmemi_coll_block_sizes(const char *call, shmemi_team_state_t *t, size_t nbytes, size_t *len) {
@@ -99,6 +122,15 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
         return;
     }
     shmemi_collect_algorithm_t alg = shmemi_coll_config.collect;
+    size_t longest = 0;
+    for (int i = 0; i < n; i++)
+        longest = len[i] > longest ? len[i] : longest;
+    if (alg == SHMEMI_COLLECT_AUTO && n <= COLLECT_PUSH_MAX_PES &&
+        longest <= shmemi_coll_eager_limit(t) && shmemi_coll_all_net(t)) {
+        collect_push(call, t, dest, source, off, len);
+        free(off);
+        return;
+    }
     int pow2 = (n & (n - 1)) == 0;
     if (alg == SHMEMI_COLLECT_AUTO || (alg == SHMEMI_COLLECT_RECURSIVE_DOUBLING && !pow2))
         alg = pow2 ? SHMEMI_COLLECT_RECURSIVE_DOUBLING : SHMEMI_COLLECT_RING;

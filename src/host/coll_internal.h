@@ -2,10 +2,11 @@
 /* Internal contract of the team, synchronization and collective routines (src/host/team.c,
  * sync.c, lock.c, coll_*.c).
  *
- * The algorithms pull: a member reads what it needs from its peers' copies (shmemi_coll_get,
- * shmemi_coll_read) after a token says the data is there. For a peer on this node that is a
- * memcpy from its mapping (shmemi_ptr); for a peer on another node, a get on the network
- * transport's default context, and its tokens are posted network adds. Teams that span nodes run
+ * Inside a node the algorithms pull: a member reads what it needs from its peers' copies
+ * (shmemi_coll_get, shmemi_coll_read, a memcpy from the mapping) after a token says the data is
+ * there. To a peer on another node, small broadcasts, reductions, alltoalls and collects push
+ * (below); the rest pull there with gets on the network transport's default context, and tokens
+ * are posted network adds. Teams that span nodes run
  * barriers, broadcasts and reductions per node and between node leaders (shmemi_coll_hier).
  *
  * Synchronization is by tokens: each PE holds, per channel, one 64-bit counter per PE of the job
@@ -123,6 +124,43 @@ static inline int shmemi_coll_staged(const void *dest, const void *source) {
 /* Tokens on the team's channel, addressed by team member index. */
 void shmemi_token_send(const shmemi_team_state_t *t, int index);
 void shmemi_token_wait(const shmemi_team_state_t *t, int index);
+
+/* Pushes to a member on another node (network): the sender puts the data into the receiver's
+ * inbox for the sender and a token after it (put-with-signal), so the data crosses the network
+ * once, one way, where a pull costs the receiver a round trip. At most shmemi_coll_eager_limit(t)
+ * bytes: flow control keeps the inbox free (two slots per sender, credits returned as the
+ * receiver frees them), so a push never overruns a receiver that is still in an earlier
+ * collective. shmemi_coll_push_eager sends; the receiver reads the data at
+ * shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release. Both sides of an
+ * edge choose alike: from shmemi_coll_net_member and the size. Larger data is pulled: over TCP a
+ * get moves it faster than a put here (bench/README.md). */
+int shmemi_coll_net_member(const shmemi_team_state_t *t, int index);
+/* Bytes an eager push on t's channel may carry; 0 where the channel has no inboxes (only the
+ * world team's and the active sets' have). */
+size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t);
+void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
+                            const void *src, size_t len);
+const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index);
+void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index);
+
+/* Nonzero when every member of t is on a node of its own (or nothing is mapped), so that every
+ * pair of members talks over the network; the same on every member. */
+int shmemi_coll_all_net(const shmemi_team_state_t *t);
+
+/* One block between this PE and a member: the bytes at src (sending), len bytes, at offset at of
+ * the receiver's dest. */
+typedef struct {
+    const char *src;
+    size_t len;
+    size_t at;
+} shmemi_coll_block_t;
+
+/* For a team where shmemi_coll_all_net holds and blocks of at most shmemi_coll_eager_limit(t)
+ * bytes: pushes out[j] to every other member j and receives in[j] from each into dest (out[j].len
+ * on this PE is in[me].len on j; blocks of no bytes are not sent). Returns when every block has
+ * arrived and every sent block's source may be reused; nothing of this PE is read remotely. */
+void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *dest,
+                          const shmemi_coll_block_t *out, const shmemi_coll_block_t *in);
 
 /* Barrier over the team: the dissemination barrier (ceil(log2(size)) rounds of one token each
  * way), or, for a team whose members span nodes (shmemi_coll_hier), one among the node's members

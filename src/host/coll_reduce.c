@@ -11,7 +11,9 @@
  *     doubling. Each member moves about 2 x count elements in all, whatever p, so it wins for
  *     large vectors.
  *   linear: a barrier, every member combines all sources in team order, a barrier.
- * Data is pulled from the partner's dest after a token says it is ready; the operations are
+ * Data is pulled from the partner's dest after a token says it is ready, except that in
+ * recursive doubling a partner on another node pushes a vector that fits an eager push into this
+ * PE's inbox (coll_internal.h); the operations are
  * commutative, and each element is combined in the same order on every member, so every member
  * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
  * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
@@ -46,11 +48,20 @@ static const char *peer_dest(const reduce_ctx_t *c, int index, size_t first, siz
 
 static void reduce_recursive_doubling(const reduce_ctx_t *c) {
     size_t nbytes = c->count * c->elem_size;
-    char *tmp = malloc(nbytes);
-    if (tmp == NULL)
-        shmemi_fatal(c->call, "out of memory for a %zu-byte reduction buffer", nbytes);
+    int eager = nbytes <= shmemi_coll_eager_limit(c->t);
+    char *tmp = NULL;
     for (int d = 1; d < c->p; d <<= 1) {
         int partner = group_member(c, c->vrank ^ d);
+        if (eager && shmemi_coll_net_member(c->t, partner)) {
+            /* Push ours into the partner's inbox (complete locally before dest changes), then
+             * combine with what it pushed into ours: one one-way crossing each. */
+            shmemi_coll_push_eager(c->call, c->t, partner, c->dest, nbytes);
+            c->op(c->dest, shmemi_coll_eager_wait(c->t, partner), c->count);
+            shmemi_coll_eager_release(c->t, partner);
+            continue;
+        }
+        if (tmp == NULL && (tmp = malloc(nbytes)) == NULL)
+            shmemi_fatal(c->call, "out of memory for a %zu-byte reduction buffer", nbytes);
         shmemi_token_send(c->t, partner);
         shmemi_token_wait(c->t, partner);
         memcpy(tmp, c->dest, nbytes);

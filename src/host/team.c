@@ -51,10 +51,12 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
 
 /* A token to a PE on another node: a non-fetching add of one to this PE's counter there, posted
  * (no round trip). Counters only grow by one per token, so adds in any order give the same
- * counts, and no fence is needed: what a token announces is this PE's own stores (ordered before
- * the add by the release fence, and read by pe with gets that start after it sees the token) or
- * gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait). A collective puts
- * nothing over the network, and sync_all does not complete puts (docs/memory_model.md). */
+ * counts, and a token alone needs no fence: what it announces is this PE's own stores (ordered
+ * before the add by the release fence, and read by pe with gets that start after it sees the
+ * token) or gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait). Data
+ * a collective pushes to pe travels with its own token (put-with-signal: the signal is delivered
+ * after the data; net_put_token). sync_all does
+ * not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
     static const char call[] = "shmem collective";
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
@@ -83,16 +85,14 @@ void shmemi_token_send(const shmemi_team_state_t *t, int index) {
 /* How long a token wait spins (shmemi_coll_relax: pauses, then yields) before it sleeps. */
 #define SHMEMI_TOKEN_SPIN_NS 2000000
 
-void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
-    int pe = shmemi_team_world_pe(t, index);
-    size_t slot = (size_t)t->channel * (size_t)shmemi_state.n_pes + (size_t)pe;
-    uint64_t want = ++tokens_consumed[slot];
+/* Waits until *word (a counter that only grows, written by pe) reaches want, with acquire. */
+static void counter_wait(const uint64_t *word, uint64_t want, int pe) {
     /* Spin for a bounded time (yields take long when the processors are busy: the clock, read
      * every 256 steps, bounds it), then sleep in the slow path, which also notices a peer that
      * will never send (core/watch.h). */
     unsigned spins = 0;
     long long spin_start_ns = 0;
-    while (__atomic_load_n(&tokens[slot], __ATOMIC_ACQUIRE) < want) {
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < want) {
         if (spins % 256 == 255) {
             struct timespec now;
             clock_gettime(CLOCK_MONOTONIC, &now);
@@ -100,12 +100,109 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
             if (spin_start_ns == 0) {
                 spin_start_ns = now_ns;
             } else if (now_ns - spin_start_ns > SHMEMI_TOKEN_SPIN_NS) {
-                shmemi_watch_wait_ge(&tokens[slot], want, pe);
+                shmemi_watch_wait_ge(word, want, pe);
                 return;
             }
         }
         shmemi_coll_relax(&spins);
     }
+}
+
+void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
+    int pe = shmemi_team_world_pe(t, index);
+    size_t slot = (size_t)t->channel * (size_t)shmemi_state.n_pes + (size_t)pe;
+    counter_wait(&tokens[slot], ++tokens_consumed[slot], pe);
+}
+
+/* ---- pushes to PEs on other nodes ----------------------------------------------------------- */
+
+/* Eager inboxes, in the internal segment: on the world team's channel and on the active sets',
+ * each PE holds two slots of eager_bytes (8 KiB, less at scale) per sending PE. The k-th eager
+ * push of PE p to PE q on a lane goes to slot k mod 2 of q's inbox for p, and only after q has
+ * freed push k - 2: q adds one to credits[lane][q] on p whenever it has copied a push out. So a
+ * push never overwrites data its receiver has not consumed, however far the sender runs ahead
+ * (back-to-back collectives), and where the receiver keeps up, the sender never waits. */
+#define SHMEMI_EAGER_LANES 2
+#define SHMEMI_EAGER_MAX_BYTES 8192
+/* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
+#define SHMEMI_EAGER_TOTAL_BYTES ((size_t)4 << 20)
+static char *inbox;
+static size_t eager_bytes;
+static uint64_t *credits;
+/* Private, per lane and peer: eager pushes sent, and pushes received and freed. */
+static uint64_t *eager_sent;
+static uint64_t *eager_freed;
+
+static int eager_lane(int channel) {
+    if (channel == SHMEMI_TEAM_WORLD_SLOT)
+        return 0;
+    return channel == SHMEMI_CHANNEL_ACTIVE_SET ? 1 : -1;
+}
+
+/* Slot k of the inbox for sender pe on lane; the same offset on every PE. */
+static char *inbox_slot(int lane, int pe, uint64_t k) {
+    size_t index = ((size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe) * 2 + (size_t)(k & 1);
+    return inbox + index * eager_bytes;
+}
+
+int shmemi_coll_net_member(const shmemi_team_state_t *t, int index) {
+    return peer_tokens[shmemi_team_world_pe(t, index)] == NULL;
+}
+
+size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t) {
+    return eager_lane(t->channel) < 0 ? 0 : eager_bytes;
+}
+
+/* len bytes of src into pe's copy of symmetric addr (its inbox), then one token on channel (after
+ * the data: put-with-signal), on the tokens' network context; src may be reused at return. */
+static void net_put_token(const char *call, int channel, int pe, const void *addr, const void *src,
+                          size_t len) {
+    size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
+    ++tokens_sent[slot + (size_t)pe];
+    /* As for a token alone: what this PE stored before is visible to pe after the token. */
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    int seg, sig_seg;
+    size_t offset, sig_offset;
+    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
+    shmemi_route_transport(call, &tokens[slot + me], pe, 1, &sig_seg, &sig_offset);
+    shmemi_status_t st = ops->put_signal(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
+                                         sig_offset, SHMEMI_AMO_ADD, 1, pe);
+    if (st != SHMEMI_OK)
+        net_failed(call, ops, st, pe);
+}
+
+void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
+                            const void *src, size_t len) {
+    int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
+    size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe;
+    uint64_t k = eager_sent[at]++;
+    if (k >= 2)
+        counter_wait(&credits[at], k - 1, pe);
+    net_put_token(call, t->channel, pe, inbox_slot(lane, shmemi_state.my_pe, k), src, len);
+}
+
+const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index) {
+    int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
+    shmemi_token_wait(t, index);
+    return inbox_slot(lane, pe,
+                      eager_freed[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe]);
+}
+
+void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
+    static const char call[] = "shmem collective";
+    int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
+    size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
+    eager_freed[(size_t)lane * n + (size_t)pe]++;
+    /* The copy out of the slot is complete (plain loads before the add is issued). */
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    int seg;
+    size_t offset;
+    const shmemi_transport_ops_t *ops =
+        shmemi_route_transport(call, &credits[(size_t)lane * n + me], pe, 1, &seg, &offset);
+    shmemi_status_t st = ops->amo(shmemi_net_ctx_tokens, SHMEMI_AMO_ADD, seg, offset, NULL, 1, 0,
+                                  sizeof(uint64_t), pe);
+    if (st != SHMEMI_OK)
+        net_failed(call, ops, st, pe);
 }
 
 static void barrier_flat(const shmemi_team_state_t *t) {
@@ -129,6 +226,43 @@ void shmemi_team_barrier(const shmemi_team_state_t *t) {
         barrier_flat(&h.leaders);
     barrier_flat(&h.local);
     shmemi_coll_hier_free(&h);
+}
+
+int shmemi_coll_all_net(const shmemi_team_state_t *t) {
+    if (t->size < 2 || shmemi_transport_net == NULL)
+        return 0;
+    if (!shmemi_route_p2p)
+        return 1;
+    /* The same answer on every member: from the route table's nodes, not from this PE's view. */
+    unsigned char *seen = calloc((size_t)shmemi_n_nodes, 1);
+    if (seen == NULL)
+        shmemi_fatal("shmem collective", "out of memory for the nodes of a team of %d PEs",
+                     t->size);
+    int distinct = 1;
+    for (int i = 0; i < t->size && distinct; i++) {
+        int node = shmemi_routes[shmemi_team_world_pe(t, i)].node;
+        distinct = !seen[node];
+        seen[node] = 1;
+    }
+    free(seen);
+    return distinct;
+}
+
+void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *dest,
+                          const shmemi_coll_block_t *out, const shmemi_coll_block_t *in) {
+    int n = t->size, me = t->my_index;
+    for (int s = 1; s < n; s++) {
+        int j = (me + s) % n;
+        if (out[j].len != 0)
+            shmemi_coll_push_eager(call, t, j, out[j].src, out[j].len);
+    }
+    for (int s = 1; s < n; s++) {
+        int j = (me - s + n) % n;
+        if (in[j].len == 0)
+            continue;
+        memcpy(dest + in[j].at, shmemi_coll_eager_wait(t, j), in[j].len);
+        shmemi_coll_eager_release(t, j);
+    }
 }
 
 /* ---- argument checks ------------------------------------------------------------------------ */
@@ -647,10 +781,21 @@ static shmemi_status_t coll_init(void) {
     tokens_sent = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     tokens_consumed = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     peer_tokens = calloc(n, sizeof(uint64_t *));
+    /* The same n on every PE, so the same sizes and offsets. */
+    eager_bytes = SHMEMI_EAGER_TOTAL_BYTES / (SHMEMI_EAGER_LANES * 2 * n) / 64 * 64;
+    if (eager_bytes > SHMEMI_EAGER_MAX_BYTES)
+        eager_bytes = SHMEMI_EAGER_MAX_BYTES;
+    inbox = eager_bytes == 0 ? NULL
+                             : shmemi_internal_alloc(SHMEMI_EAGER_LANES * 2 * n * eager_bytes, 64);
+    credits = shmemi_internal_alloc(SHMEMI_EAGER_LANES * n * sizeof(uint64_t), 64);
+    eager_sent = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
+    eager_freed = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
     if (tokens == NULL || exchange_base == NULL || tokens_sent == NULL || tokens_consumed == NULL ||
-        peer_tokens == NULL)
+        peer_tokens == NULL || (eager_bytes > 0 && inbox == NULL) || credits == NULL ||
+        eager_sent == NULL || eager_freed == NULL)
         return SHMEMI_ERR_NOMEM;
     memset(tokens, 0, SHMEMI_N_CHANNELS * n * sizeof(uint64_t));
+    memset(credits, 0, SHMEMI_EAGER_LANES * n * sizeof(uint64_t));
     memset(exchange_base, 0, SHMEMI_TEAM_SLOTS * 2 * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
     /* SHMEM_TEAM_SHARED: the PEs whose memory this PE maps (its node's), when they form a
      * strided range, as a team needs; else this PE alone. */
@@ -687,8 +832,12 @@ static void coll_finalize(void) {
     free(tokens_sent);
     free(tokens_consumed);
     free(peer_tokens);
-    tokens_sent = tokens_consumed = NULL;
+    free(eager_sent);
+    free(eager_freed);
+    tokens_sent = tokens_consumed = eager_sent = eager_freed = NULL;
     peer_tokens = NULL;
+    inbox = NULL;
+    credits = NULL;
     tokens = NULL;
     exchange_base = NULL;
     memset(shmemi_teams, 0, sizeof(shmemi_teams));
