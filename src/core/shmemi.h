@@ -190,6 +190,15 @@ static inline void shmemi_full_fence(void) {
 }
 #endif
 
+/* One step of a spinning wait: tells the processor that the thread spins (x86 pause, Arm yield). */
+static inline void shmemi_cpu_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 /* quiet on every context of every transport (the heap's and the network's). */
 void shmemi_transports_quiet(void);
 

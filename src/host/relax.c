@@ -31,14 +31,6 @@ static __thread uint64_t wait_start_ns, wait_refresh_ns;
 static __thread shmemi_relax_policy_t wait_policy;
 static __thread int wait_spinning;
 
-static inline void cpu_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
-
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -76,11 +68,11 @@ static void choose_policy(uint64_t now) {
 void shmemi_relax(unsigned *spins) {
     unsigned s = (*spins)++;
     if (s < SHMEMI_RELAX_FIRST_CHECK) {
-        cpu_pause();
+        shmemi_cpu_pause();
         return;
     }
     if (s > SHMEMI_RELAX_FIRST_CHECK && wait_spinning && s % SHMEMI_RELAX_CHECK_EVERY != 0) {
-        cpu_pause();
+        shmemi_cpu_pause();
         return;
     }
     uint64_t now = now_ns();
@@ -95,7 +87,7 @@ void shmemi_relax(unsigned *spins) {
     case SHMEMI_RELAX_SPIN:
         wait_spinning = 1;
         publish_cpu();
-        cpu_pause();
+        shmemi_cpu_pause();
         break;
     case SHMEMI_RELAX_YIELD:
         wait_spinning = 0;

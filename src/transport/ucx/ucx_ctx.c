@@ -566,14 +566,6 @@ static void activity(void) {
     __atomic_store_n(&last_activity_ns, now_ns(), __ATOMIC_RELAXED);
 }
 
-static inline void cpu_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
-
 /* The wait of the PE while the worker is busy: progresses it until something happens or the
  * deadline passes, each pass counted as the PE's. */
 static int poll_until(uint64_t deadline_ns) {
@@ -583,7 +575,7 @@ static int poll_until(uint64_t deadline_ns) {
             activity();
             return 1;
         }
-        cpu_pause();
+        shmemi_cpu_pause();
     } while (now_ns() < deadline_ns);
     return 0;
 }
