@@ -101,20 +101,15 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
     size_t *off = malloc(2 * (size_t)n * sizeof(size_t)), *len = off + n;
     if (off == NULL)
         shmemi_fatal(call, "out of memory for %d block descriptors", n);
-    if (fixed) {
-        for (int i = 0; i < n; i++) {
-            off[i] = (size_t)i * nbytes;
-            len[i] = nbytes;
-        }
-    } else {
+    if (!fixed)
         shmemi_coll_block_sizes(call, t, nbytes, len);
-        size_t at = 0;
-        for (int i = 0; i < n; i++) {
-            off[i] = at;
-            at += len[i];
-        }
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        if (fixed)
+            len[i] = nbytes;
+        off[i] = total;
+        total += len[i];
     }
-    size_t total = off[n - 1] + len[n - 1];
     shmemi_coll_check_overlap(call, dest, total, source, nbytes, 0);
     if (total == 0) {
         /* Nothing to move; buffers may be NULL. Every member knows the total. */
