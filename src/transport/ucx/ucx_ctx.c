@@ -474,6 +474,20 @@ static void flushed(ucx_peer_t *p, unsigned long count) {
 
 /* Completes every operation of the context: a flush of each of its endpoints with operations
  * issued since its last flush, issued together and then waited for. */
+/* Starts a flush of p's endpoint if operations were issued on it since its last flush; *count_p:
+ * the issued count it covers. Returns the request to wait for, or NULL when nothing is left to
+ * wait for (then it is recorded as flushed, or an error pointer). */
+static void *flush_begin(ucx_peer_t *p, unsigned long *count_p) {
+    *count_p = __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE);
+    if (*count_p == __atomic_load_n(&p->flushed, __ATOMIC_RELAXED))
+        return NULL;
+    ucp_request_param_t param = {0};
+    void *req = ucp_ep_flush_nbx(p->ep, &param);
+    if (req == NULL)
+        flushed(p, *count_p);
+    return req;
+}
+
 static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
     int n = __atomic_load_n(&t->n_connected, __ATOMIC_ACQUIRE);
     void *stack[16], **reqs = n <= 16 ? stack : malloc((size_t)n * sizeof(void *));
@@ -486,17 +500,10 @@ static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
             free(reqs);
         return SHMEMI_ERR_NOMEM;
     }
-    ucp_request_param_t param = {0};
     for (int i = 0; i < n; i++) {
         /* Published before the count that made it visible (ucx_peer_get). */
         ucx_peer_t *p = __atomic_load_n(&t->peers[t->connected[i]], __ATOMIC_ACQUIRE);
-        counts[i] = __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE);
-        reqs[i] = NULL;
-        if (counts[i] == __atomic_load_n(&p->flushed, __ATOMIC_RELAXED))
-            continue;
-        reqs[i] = ucp_ep_flush_nbx(p->ep, &param);
-        if (reqs[i] == NULL)
-            flushed(p, counts[i]);
+        reqs[i] = flush_begin(p, &counts[i]);
     }
     shmemi_status_t result = SHMEMI_OK;
     for (int i = 0; i < n; i++) {
@@ -536,11 +543,11 @@ shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
     ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
     if (!p)
         return result;
-    unsigned long count = __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE);
-    if (count == __atomic_load_n(&p->flushed, __ATOMIC_RELAXED))
+    unsigned long count;
+    void *req = flush_begin(p, &count);
+    if (req == NULL)
         return result;
-    ucp_request_param_t param = {0};
-    shmemi_status_t st = ucx_wait_request(t, ucp_ep_flush_nbx(p->ep, &param), "quiet", pe);
+    shmemi_status_t st = ucx_wait_request(t, req, "quiet", pe);
     if (st == SHMEMI_OK)
         flushed(p, count);
     return result != SHMEMI_OK ? result : st;
