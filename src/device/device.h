@@ -15,9 +15,10 @@ void shmemi_device_report_stop(void);
 
 /* The proxy ring of this PE and its consumer thread (proxy.cu): started by the device module's
  * init when some peer's path is the proxy (returns the ring for the device state), stopped by its
- * finalize once the GPU is idle; describe: the ring's state, for messages. */
+ * finalize once the GPU is idle; describe: the ring's state, for messages (returns 0 where this
+ * PE has no ring). */
 shmemi_proxy_ring_t shmemi_device_proxy_start(void);
 void shmemi_device_proxy_stop(void);
-void shmemi_device_proxy_describe(char *buf, size_t size);
+int shmemi_device_proxy_describe(char *buf, size_t size);
 
 #endif

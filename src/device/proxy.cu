@@ -47,9 +47,10 @@ void shmemi_device_proxy_stop(void) {
     memset(&ring, 0, sizeof(ring));
 }
 
-void shmemi_device_proxy_describe(char *buf, size_t size) {
+int shmemi_device_proxy_describe(char *buf, size_t size) {
     if (consumer)
         shmemi_proxy_describe(consumer, buf, size);
     else
         snprintf(buf, size, "no proxy ring");
+    return consumer != NULL;
 }

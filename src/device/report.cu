@@ -40,6 +40,17 @@ __attribute__((noreturn)) static void print_record(shmemi_dreport_t *r) {
         snprintf(what, sizeof(what), "wait on address %p timed out after %lld ms", addr,
                  (long long)r->a);
         break;
+    case SHMEMI_DFATAL_WAIT: {
+        static const char *const cmp[] = {"==", "!=", ">", ">=", "<", "<=", "?"};
+        char state[256];
+        int proxied = shmemi_device_proxy_describe(state, sizeof(state));
+        snprintf(what, sizeof(what),
+                 "wait for *%p %s %lld timed out after %lld ms; it held %lld%s%s", addr,
+                 cmp[r->cmp >= SHMEM_CMP_EQ && r->cmp <= SHMEM_CMP_LE ? r->cmp : 6],
+                 (long long)r->c, (long long)r->a, (long long)r->b, proxied ? "; proxy: " : "",
+                 proxied ? state : "");
+        break;
+    }
     case SHMEMI_DFATAL_SPLIT_TEAM:
         snprintf(what, sizeof(what),
                  "team %lld was made by shmem_team_split_*: kernels take only SHMEM_TEAM_WORLD "

@@ -364,7 +364,7 @@ SHMEMI_DI T shmemi_dwait_until(const char *call, const T *ivar, int cmp, T value
         T v = shmemi_dpoll<0>(ivar);
         if (shmemi_dsatisfied<Bypass>(ivar, cmp, value, &v))
             return v;
-        shmemi_wait_tick(timer, call, ivar);
+        shmemi_wait_tick_value(timer, call, ivar, v, cmp, value);
     }
 }
 template <int Bypass, typename T> SHMEMI_DI int shmemi_dtest(const T *ivar, int cmp, T value) {

@@ -102,12 +102,13 @@ SHMEMI_DI void shmemi_dreport_text(char *to, const char *from) {
 /* scripts/check-isa's rules look at each operation's own instructions; there the report is a bare
  * trap, since its claim and release on host memory would match every rule. check-isa also
  * compiles the probes without this and checks that no kernel calls anything. */
-SHMEMI_DI void shmemi_dfatal(int, const char *, const char *, const void *, long long, long long) {
+SHMEMI_DI void shmemi_dfatal(int, const char *, const char *, const void *, long long, long long,
+                             long long = 0, int = 0) {
     shmemi_trap();
 }
 #else
 SHMEMI_DI void shmemi_dfatal(int kind, const char *call, const char *what, const void *addr,
-                             long long a, long long b) {
+                             long long a, long long b, long long c = 0, int cmp = 0) {
     shmemi_dreport_t *r = shmemi_dstate.report;
     if (r == NULL) {
         shmemi_trap();
@@ -125,6 +126,8 @@ SHMEMI_DI void shmemi_dfatal(int kind, const char *call, const char *what, const
         r->addr = (uint64_t)(uintptr_t)addr;
         r->a = a;
         r->b = b;
+        r->c = c;
+        r->cmp = cmp;
         shmemi_dreport_text(r->call, call);
         shmemi_dreport_text(r->what, what);
         shmemi_st_release<SHMEMI_SCOPE_SYSTEM>(&r->state, SHMEMI_DREPORT_READY);
@@ -246,6 +249,15 @@ SHMEMI_DI bool shmemi_wait_expired(shmemi_wait_timer &t) {
 SHMEMI_DI void shmemi_wait_tick(shmemi_wait_timer &t, const char *call, const void *addr) {
     if (shmemi_wait_expired(t))
         shmemi_dfatal_timeout(call, addr);
+}
+/* The same for a wait on one word: the message names the condition and the value last seen. */
+template <typename T>
+SHMEMI_DI void shmemi_wait_tick_value(shmemi_wait_timer &t, const char *call, const T *addr,
+                                      T seen, int cmp, T value) {
+    if (shmemi_wait_expired(t))
+        shmemi_dfatal(SHMEMI_DFATAL_WAIT, call, NULL, addr,
+                      (long long)(shmemi_dstate.timeout_ns / 1000000), (long long)seen,
+                      (long long)value, cmp);
 }
 
 #endif

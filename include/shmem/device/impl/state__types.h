@@ -44,6 +44,7 @@
 #define SHMEMI_DFATAL_SPLIT_TEAM 5  /* team a made by shmem_team_split_* */
 #define SHMEMI_DFATAL_ROOT 6        /* PE_root a out of range [0, b) of the team */
 #define SHMEMI_DFATAL_PROXY 7 /* proxy ticket a waited too long for its slot (b 0) or answer */
+#define SHMEMI_DFATAL_WAIT 8  /* wait for *addr cmp c to hold timed out after a ms; it held b */
 
 typedef struct shmemi_dreport {
     uint32_t state;
@@ -51,7 +52,8 @@ typedef struct shmemi_dreport {
     int32_t block[3];
     int32_t thread[3];
     uint64_t addr;
-    int64_t a, b;
+    int64_t a, b, c;
+    int32_t cmp;
     char call[SHMEMI_DREPORT_TEXT];
     char what[SHMEMI_DREPORT_TEXT];
 } shmemi_dreport_t;
