@@ -252,8 +252,8 @@ SHMEMI_DI void shmemi_wait_tick(shmemi_wait_timer &t, const char *call, const vo
 }
 /* The same for a wait on one word: the message names the condition and the value last seen. */
 template <typename T>
-SHMEMI_DI void shmemi_wait_tick_value(shmemi_wait_timer &t, const char *call, const T *addr,
-                                      T seen, int cmp, T value) {
+SHMEMI_DI void shmemi_wait_tick_value(shmemi_wait_timer &t, const char *call, const T *addr, T seen,
+                                      int cmp, T value) {
     if (shmemi_wait_expired(t))
         shmemi_dfatal(SHMEMI_DFATAL_WAIT, call, NULL, addr,
                       (long long)(shmemi_dstate.timeout_ns / 1000000), (long long)seen,
