@@ -15,11 +15,12 @@
  * (a fence orders AMOs over the network before load/store puts: run_fence_mapped), "badpe" (a
  * command to PE 99), "badop" (an unknown command), "badctx" (a context field that is no context),
  * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written): the failure
- * modes end the job with the consumer's message. */
+ * modes end the job with the consumer's message; "crossed" (run_crossed). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <shmem.h>
 #include <shmem/device/impl/proxy__types.h>
@@ -279,6 +280,49 @@ static void run_all(void) {
         free(mirrors[k]);
 }
 
+/* ---- crossed put-with-signal: run_crossed ------------------------------------------------------
+ * What a stream-ordered exchange does (a one-thread kernel puts with a signal to the next PE, the
+ * next kernel waits for the own signal while the host thread waits for the stream): every PE
+ * issues put-with-signal to the next PE through the proxy, then waits for the previous PE's
+ * signal by polling memory outside the library, so that only the library's own threads (the
+ * consumer, the progress thread) serve the peers. Each round checks the payload; a round that
+ * does not finish within CROSSED_WAIT_S seconds fails instead of hanging. */
+#define CROSSED_ROUNDS SIG_ROUNDS
+#define CROSSED_WAIT_S 20
+
+static void run_crossed(void) {
+    sigbuf = shmem_calloc((size_t)npes * SIG_ROUNDS * CHUNK, 1);
+    sig = shmem_calloc((size_t)npes, sizeof(uint64_t));
+    shmem_barrier_all();
+    const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+    unsigned char payload[CHUNK], want[CHUNK];
+    for (int r = 0; r < CROSSED_ROUNDS && !failures; r++) {
+        fill(payload, CHUNK, (uint64_t)(me * SIG_ROUNDS + r) + 11);
+        shmemt_proxy_put_signal(proxy, SHMEM_CTX_DEFAULT,
+                                sigbuf + ((size_t)me * SIG_ROUNDS + (size_t)r) * CHUNK, payload,
+                                CHUNK, &sig[me], 1, SHMEMI_PROXY_AMO_OP_ADD, next);
+        struct timespec start, now, nap = {0, 100000};
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        while (__atomic_load_n(&sig[prev], __ATOMIC_ACQUIRE) < (uint64_t)r + 1) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec - start.tv_sec > CROSSED_WAIT_S)
+                break;
+            nanosleep(&nap, NULL);
+        }
+        uint64_t got = __atomic_load_n(&sig[prev], __ATOMIC_ACQUIRE);
+        CHECK(got >= (uint64_t)r + 1,
+              "crossed round %d: PE %d's signal is %llu after %d s, expected %d (its "
+              "put-with-signal through the proxy never arrived)",
+              r, prev, (unsigned long long)got, CROSSED_WAIT_S, r + 1);
+        fill(want, CHUNK, (uint64_t)(prev * SIG_ROUNDS + r) + 11);
+        CHECK(got < (uint64_t)r + 1 ||
+                  memcmp(sigbuf + ((size_t)prev * SIG_ROUNDS + (size_t)r) * CHUNK, want, CHUNK) ==
+                      0,
+              "crossed round %d: PE %d's signal arrived before its payload", r, prev);
+    }
+    shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+}
+
 /* ---- contexts through the proxy: run_contexts ------------------------------------------------
  * Over the recording transport (proxy_recorder.h), where an operation is complete only once a
  * quiet of its own context delivered it, three threads of each PE issue on three contexts at
@@ -498,6 +542,8 @@ int main(int argc, char **argv) {
     proxy = shmemt_proxy_create(SLOTS, CHUNK);
     if (strcmp(mode, "all") == 0) {
         run_all();
+    } else if (strcmp(mode, "crossed") == 0) {
+        run_crossed();
     } else if (fence_mapped) {
         run_fence_mapped();
     } else if (recorded) {
