@@ -21,4 +21,8 @@ shmemi_proxy_ring_t shmemi_device_proxy_start(void);
 void shmemi_device_proxy_stop(void);
 int shmemi_device_proxy_describe(char *buf, size_t size);
 
+/* Loads the stream-ordered operations' kernels (stream.cu) at shmem_init, so that no first launch
+ * waits for running kernels (lazy module loading). */
+shmemi_gpu_error_t shmemi_device_stream_load(void);
+
 #endif

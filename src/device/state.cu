@@ -133,6 +133,10 @@ static shmemi_status_t device_init(void) {
                      "cannot allocate %zu bytes of GPU memory for BYPASS tracking: %s", track_bytes,
                      shmemi_gpu_get_error_string(shmemi_gpu_get_last_error()));
 #endif
+    shmemi_gpu_error_t loaded = shmemi_device_stream_load();
+    if (loaded != shmemi_gpu_success)
+        shmemi_fatal("shmem_init", "cannot load the stream-ordered operations' kernels: %s",
+                     shmemi_gpu_get_error_string(loaded));
     state.report = shmemi_device_report_start();
     state.initialized = 1;
     pthread_mutex_lock(&registry_lock);

@@ -59,6 +59,25 @@ __global__ void shmemi_stream_get_kernel(void *dest, const void *source, size_t 
 #endif
 }
 
+/* Loads the kernels above at shmem_init. With lazy module loading (CUDA's default) the first
+ * launch of a kernel may wait for the kernels already running, and keeps other threads' calls
+ * waiting meanwhile: a stream's quiet launched behind its signal wait would then hold up the
+ * consumer that applies the very signal the wait needs (the put-with-signal, wait, quiet sequence
+ * over the network). Returns the first error. */
+shmemi_gpu_error_t shmemi_device_stream_load(void) {
+    const void *kernels[] = {
+        (const void *)shmemi_stream_signal_kernel, (const void *)shmemi_stream_wait_kernel,
+        (const void *)shmemi_stream_quiet_kernel,  (const void *)shmemi_stream_barrier_kernel,
+        (const void *)shmemi_stream_put_kernel,    (const void *)shmemi_stream_get_kernel};
+    for (const void *k : kernels) {
+        shmemi_gpu_func_attributes attr;
+        shmemi_gpu_error_t err = shmemi_gpu_func_get_attributes(&attr, k);
+        if (err != shmemi_gpu_success)
+            return err;
+    }
+    return shmemi_gpu_success;
+}
+
 /* The address of symmetric [addr, addr + len) in pe's heap as mapped here, or NULL where pe's
  * heap is not mapped (the proxy reaches it). Fatal when the range is not symmetric. */
 static void *stream_target(const char *call, const void *addr, size_t len, int pe) {
