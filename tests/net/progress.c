@@ -18,7 +18,12 @@
  *              woken, a voluntary context switch, by each of them; where PE 0 finds more runnable
  *              tasks than processors, the wait sleeps and each request may wake it), and, once
  *              PE 0 computes for a while, sleep again (its processor time stays well below the
- *              time it waits). */
+ *              time it waits).
+ *   streaming  PE 0 streams blocking puts with a quiet every 64 while PE 1 waits in
+ *              shmem_barrier_all: both PEs progress the network (PE 0 also by issuing puts that
+ *              complete at once, calling no wait), so neither progress thread may take the
+ *              worker; one that does spins on the worker's lock against its PE, so each PE's thread
+ *              must use little processor time (from /proc/self/task/TID/schedstat). */
 #include <dirent.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -40,6 +45,38 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The task of /proc/self/task whose name is shmem-progress, into tid (0 when there is none). */
+static void progress_thread_tid(char tid[64]) {
+    tid[0] = '\0';
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL && tid[0] == '\0') {
+        char path[300], line[128];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(line, sizeof(line), f) && strncmp(line, "shmem-progress", 14) == 0)
+            snprintf(tid, 64, "%.63s", e->d_name);
+        fclose(f);
+    }
+    closedir(dir);
+}
+
+/* Seconds of processor time the thread tid has used; -1 when unknown. */
+static double thread_cpu_s(const char *tid) {
+    char path[128];
+    snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", tid);
+    FILE *f = fopen(path, "r");
+    unsigned long long ns = 0;
+    int got = f && fscanf(f, "%llu", &ns) == 1;
+    if (f)
+        fclose(f);
+    return got ? (double)ns * 1e-9 : -1;
 }
 
 /* Voluntary plus involuntary context switches of the thread named shmem-progress; -1 when this
@@ -269,6 +306,54 @@ static int serving(int me) {
     return 0;
 }
 
+#define STREAM_S 1.0
+#define STREAM_SIZE 32768
+#define STREAM_WINDOW 64
+/* The share of the wall time a progress thread may use while its PE progresses the network. */
+#define STREAM_THREAD_SHARE 0.1
+
+static char stream_buf[STREAM_SIZE];
+
+static int streaming(int me) {
+    char tid[64];
+    progress_thread_tid(tid);
+    if (tid[0] == '\0') {
+        fprintf(stderr, "progress streaming: PE %d has no thread named shmem-progress\n", me);
+        return 1;
+    }
+    static char src[STREAM_SIZE];
+    memset(src, me + 1, sizeof(src));
+    shmem_barrier_all();
+    double cpu = thread_cpu_s(tid), start = now();
+    long puts = 0;
+    if (me == 0) {
+        while (now() - start < STREAM_S) {
+            shmem_putmem(stream_buf, src, sizeof(src), 1);
+            if (++puts % STREAM_WINDOW == 0)
+                shmem_quiet();
+        }
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+    double wall = now() - start;
+    cpu = thread_cpu_s(tid) - cpu;
+    printf("progress streaming: PE %d: %ld puts of %d B in %.3f s, the progress thread used %.3f s "
+           "of processor (limit %.3f)\n",
+           me, puts, STREAM_SIZE, wall, cpu, wall * STREAM_THREAD_SHARE);
+    if (me == 1 && stream_buf[STREAM_SIZE - 1] != 1) {
+        fprintf(stderr, "progress streaming: PE 1 does not hold PE 0's data\n");
+        return 1;
+    }
+    if (cpu < 0 || cpu > wall * STREAM_THREAD_SHARE) {
+        fprintf(stderr,
+                "progress streaming: PE %d's progress thread used %.3f s of processor in %.3f s "
+                "while the PE progressed the network itself\n",
+                me, cpu, wall);
+        return 1;
+    }
+    return 0;
+}
+
 static int malloc_progresses(int me) {
     static long got[64];
     for (long i = 0; i < 64; i++)
@@ -305,7 +390,7 @@ static int malloc_progresses(int me) {
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s computing|asleep|malloc|serving\n", argv[0]);
+        fprintf(stderr, "usage: %s computing|asleep|malloc|serving|streaming\n", argv[0]);
         return 2;
     }
     shmem_init();
@@ -324,6 +409,8 @@ int main(int argc, char **argv) {
         rc = malloc_progresses(me);
     else if (strcmp(argv[1], "serving") == 0)
         rc = serving(me);
+    else if (strcmp(argv[1], "streaming") == 0)
+        rc = streaming(me);
     else
         rc = 2;
     if (rc != 0)
