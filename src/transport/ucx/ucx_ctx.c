@@ -314,12 +314,23 @@ static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size
     return rkey;
 }
 
-/* Counts an operation the PE issues on the worker as a pass of the PE's, as ucx_pe_progress does:
- * a PE streaming puts that complete at once (their data went to the socket) calls no wait for
- * long stretches, and the progress thread that took that for a PE away from the library spun on
- * the worker's lock against every put. */
+/* A thread that issues operations without waiting (puts whose data went to the socket at once,
+ * posted AMOs) progresses the worker itself once per this many of them. */
+#define ISSUES_PER_PASS 32
+
+static __thread unsigned issues_since_pass;
+
+/* Counts an operation the PE issues on the worker as a pass of the PE's, as ucx_pe_progress does,
+ * and makes a real pass every ISSUES_PER_PASS operations. A PE streaming puts calls no wait for
+ * long stretches: the progress thread that took that for a PE away from the library spun on the
+ * worker's lock against every put, and without the thread nothing would answer its peers' gets
+ * and AMOs until its next wait. */
 static inline void pe_issues(void) {
     __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
+    if (++issues_since_pass < ISSUES_PER_PASS)
+        return;
+    issues_since_pass = 0;
+    (void)ucx_progress();
 }
 
 /* The endpoint, rkey and remote address of (segment, offset) on pe, or SHMEMI_ERR_PEER; the
