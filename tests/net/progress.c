@@ -18,7 +18,20 @@
  *              woken, a voluntary context switch, by each of them; where PE 0 finds more runnable
  *              tasks than processors, the wait sleeps and each request may wake it), and, once
  *              PE 0 computes for a while, sleep again (its processor time stays well below the
- *              time it waits). */
+ *              time it waits).
+ *   streaming  PE 0 streams blocking puts with a quiet every 64 while PE 1 waits in
+ *              shmem_barrier_all: both PEs progress the network (PE 0 also by issuing puts that
+ *              complete at once, calling no wait), so neither progress thread may take the
+ *              worker; one that does spins on the worker's lock against its PE, so each PE's thread
+ *              must use little processor time (from /proc/self/task/TID/schedstat). Not
+ *              checked where more tasks than processors were ready to run before the stream: a
+ *              PE preempted in the middle of it leaves its thread a worker to serve.
+ *   issuing    PE 1 streams shmem_p to PE 0, one every 20 us, without a quiet or a wait (until
+ *              PE 0 is done, at most ISSUE_S seconds) while PE 0 makes gets and fetching AMOs to
+ *              it: PE 1 calls the library all the time, so its progress thread stays asleep, and
+ *              its issuing must progress the network itself, or PE 0's requests wait until the
+ *              stream ends (run with SHMEM_PROGRESS_INTERVAL=1000000, so that a thread which
+ *              looks once a second cannot stand in for it either). */
 #include <dirent.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -40,6 +53,38 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The task of /proc/self/task whose name is shmem-progress, into tid (0 when there is none). */
+static void progress_thread_tid(char tid[64]) {
+    tid[0] = '\0';
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL && tid[0] == '\0') {
+        char path[300], line[128];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(line, sizeof(line), f) && strncmp(line, "shmem-progress", 14) == 0)
+            snprintf(tid, 64, "%.63s", e->d_name);
+        fclose(f);
+    }
+    closedir(dir);
+}
+
+/* Seconds of processor time the thread tid has used; -1 when unknown. */
+static double thread_cpu_s(const char *tid) {
+    char path[128];
+    snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", tid);
+    FILE *f = fopen(path, "r");
+    unsigned long long ns = 0;
+    int got = f && fscanf(f, "%llu", &ns) == 1;
+    if (f)
+        fclose(f);
+    return got ? (double)ns * 1e-9 : -1;
 }
 
 /* Voluntary plus involuntary context switches of the thread named shmem-progress; -1 when this
@@ -269,6 +314,113 @@ static int serving(int me) {
     return 0;
 }
 
+#define STREAM_S 1.0
+#define STREAM_SIZE 32768
+#define STREAM_WINDOW 64
+/* The share of the wall time a progress thread may use while its PE progresses the network. */
+#define STREAM_THREAD_SHARE 0.1
+
+static char stream_buf[STREAM_SIZE];
+
+static int streaming(int me) {
+    char tid[64];
+    progress_thread_tid(tid);
+    if (tid[0] == '\0') {
+        fprintf(stderr, "progress streaming: PE %d has no thread named shmem-progress\n", me);
+        return 1;
+    }
+    static char src[STREAM_SIZE];
+    memset(src, me + 1, sizeof(src));
+    shmem_barrier_all();
+    int loaded = machine_loaded();
+    double cpu = thread_cpu_s(tid), start = now();
+    long puts = 0;
+    if (me == 0) {
+        while (now() - start < STREAM_S) {
+            shmem_putmem(stream_buf, src, sizeof(src), 1);
+            if (++puts % STREAM_WINDOW == 0)
+                shmem_quiet();
+        }
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+    double wall = now() - start;
+    cpu = thread_cpu_s(tid) - cpu;
+    printf("progress streaming: PE %d: %ld puts of %d B in %.3f s, the progress thread used %.3f s "
+           "of processor (limit %.3f)\n",
+           me, puts, STREAM_SIZE, wall, cpu, wall * STREAM_THREAD_SHARE);
+    if (me == 1 && stream_buf[STREAM_SIZE - 1] != 1) {
+        fprintf(stderr, "progress streaming: PE 1 does not hold PE 0's data\n");
+        return 1;
+    }
+    if (cpu < 0) {
+        fprintf(stderr, "progress streaming: no schedstat for the progress thread\n");
+        return 1;
+    }
+    if (loaded) {
+        printf("progress streaming: PE %d found the machine loaded before the stream: not "
+               "checked\n",
+               me);
+        return 0;
+    }
+    if (cpu > wall * STREAM_THREAD_SHARE) {
+        fprintf(stderr,
+                "progress streaming: PE %d's progress thread used %.3f s of processor in %.3f s "
+                "while the PE progressed the network itself\n",
+                me, cpu, wall);
+        return 1;
+    }
+    return 0;
+}
+
+/* PE 1 streams until PE 0 is done, at most this long. */
+#define ISSUE_S 15.0
+#define ISSUE_REQUESTS 50
+#define ISSUE_GAP_S 20e-6
+
+static long issue_sink[64];
+static long issue_done;
+
+static int issuing(int me) {
+    for (long i = 0; i < 64; i++)
+        data[i] = i;
+    shmem_barrier_all();
+    double start = now();
+    if (me == 1) {
+        long puts = 0;
+        for (; now() - start < ISSUE_S && !__atomic_load_n(&issue_done, __ATOMIC_ACQUIRE); puts++) {
+            shmem_long_p(&issue_sink[puts % 64], puts, 0);
+            /* Computes a little between puts, so that they do not queue up in front of the
+             * answers to PE 0 (the link is not what is measured). */
+            double t = now();
+            while (now() - t < ISSUE_GAP_S)
+                ;
+        }
+        shmem_quiet();
+        printf("progress issuing: PE 1 made %ld puts in %.3f s\n", puts, now() - start);
+        return 0;
+    }
+    for (long i = 0; i < ISSUE_REQUESTS; i++) {
+        if (shmem_long_g(&data[i % 64], 1) != i % 64 ||
+            shmem_long_atomic_fetch_inc(&counter, 1) != i) {
+            fprintf(stderr, "progress issuing: request %ld got a wrong answer\n", i);
+            return 1;
+        }
+    }
+    double took = now() - start;
+    shmem_long_atomic_set(&issue_done, 1, 1);
+    printf("progress issuing: PE 0's %d gets and fetching AMOs took %.3f s (limit %.1f)\n",
+           ISSUE_REQUESTS, took, ISSUE_S / 2);
+    if (took > ISSUE_S / 2) {
+        fprintf(stderr,
+                "progress issuing: PE 1 streamed puts for %.3f s before answering PE 0's "
+                "requests\n",
+                took);
+        return 1;
+    }
+    return 0;
+}
+
 static int malloc_progresses(int me) {
     static long got[64];
     for (long i = 0; i < 64; i++)
@@ -305,7 +457,7 @@ static int malloc_progresses(int me) {
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s computing|asleep|malloc|serving\n", argv[0]);
+        fprintf(stderr, "usage: %s computing|asleep|malloc|serving|streaming|issuing\n", argv[0]);
         return 2;
     }
     shmem_init();
@@ -324,6 +476,10 @@ int main(int argc, char **argv) {
         rc = malloc_progresses(me);
     else if (strcmp(argv[1], "serving") == 0)
         rc = serving(me);
+    else if (strcmp(argv[1], "streaming") == 0)
+        rc = streaming(me);
+    else if (strcmp(argv[1], "issuing") == 0)
+        rc = issuing(me);
     else
         rc = 2;
     if (rc != 0)

@@ -61,6 +61,21 @@ void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const cha
     }
 }
 
+/* Threads of the PE inside a wait of this plug-in that progresses the worker itself (a blocking
+ * operation's wait, a library wait sleeping in the event descriptor). While there is one, the
+ * progress thread keeps off the worker: the two would wake on the same events and take turns at
+ * the worker's lock, a spin lock, each spinning while the other holds it (over TCP on two cores
+ * that spinning took a third to half of each PE's processor time and half its bandwidth). */
+static unsigned pe_waiting;
+
+static void wait_enter(void) {
+    __atomic_fetch_add(&pe_waiting, 1, __ATOMIC_RELAXED);
+}
+
+static void wait_leave(void) {
+    __atomic_fetch_sub(&pe_waiting, 1, __ATOMIC_RELAXED);
+}
+
 /* Waits for req, progressing the worker (which also answers peers waiting for this PE) and
  * applying the operations peers sent on delivered segments. Fatal, naming pe, after ucx.timeout
  * seconds. */
@@ -74,8 +89,10 @@ shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const cha
     }
     ucx_wait_timer_t timer = {0};
     ucs_status_t st;
+    wait_enter();
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS)
         ucx_wait_step(t, &timer, what, pe);
+    wait_leave();
     ucp_request_free(req);
     if (st != UCS_OK) {
         ucx_host->warn("network", "%s to PE %d failed: %s", what, pe, ucs_status_string(st));
@@ -297,8 +314,29 @@ static ucp_rkey_h rkey_get(shmemi_transport_ctx_t *t, ucx_peer_t *p, int s, size
     return rkey;
 }
 
-/* The endpoint, rkey and remote address of (segment, offset) on pe, or SHMEMI_ERR_PEER. */
+/* A thread that issues operations without waiting (puts whose data went to the socket at once,
+ * posted AMOs) progresses the worker itself once per this many of them. */
+#define ISSUES_PER_PASS 32
+
+static __thread unsigned issues_since_pass;
+
+/* Counts an operation the PE issues on the worker as a pass of the PE's, as ucx_pe_progress does,
+ * and makes a real pass every ISSUES_PER_PASS operations. A PE streaming puts calls no wait for
+ * long stretches: the progress thread that took that for a PE away from the library spun on the
+ * worker's lock against every put, and without the thread nothing would answer its peers' gets
+ * and AMOs until its next wait. */
+static inline void pe_issues(void) {
+    __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
+    if (++issues_since_pass < ISSUES_PER_PASS)
+        return;
+    issues_since_pass = 0;
+    (void)ucx_progress();
+}
+
+/* The endpoint, rkey and remote address of (segment, offset) on pe, or SHMEMI_ERR_PEER; the
+ * operation counts as the PE's activity. */
 #define TARGET(t, pe, segment, offset)                                                             \
+    pe_issues();                                                                                   \
     ucx_peer_t *p = ucx_peer_get((t), (pe));                                                       \
     uint64_t raddr = 0;                                                                            \
     ucp_rkey_h rkey = p ? rkey_get((t), p, (segment), (offset), (pe), &raddr) : NULL;              \
@@ -587,12 +625,16 @@ static int poll_until(uint64_t deadline_ns) {
     return 0;
 }
 
+/* The longest the progress thread stays off the worker before it looks again whether a thread
+ * of the PE is still in a wait. */
+#define THREAD_STANDBY_US 1000
+
 /* Arms the worker and polls its event descriptor (ucp_worker_arm says "busy" when events are
  * already waiting), then progresses what arrived: for a wait of the PE one pass, counted; for the
  * progress thread until nothing more comes or a thread of the PE progresses the worker itself.
  * A wait of the PE that may poll does so while the worker was active within
  * POLL_AFTER_ACTIVITY_NS. */
-int ucx_wait(long timeout_us, int who) {
+static int wait_once(long timeout_us, int who) {
     int pe_thread = who != SHMEMI_WAIT_THREAD;
     if (pe_thread)
         __atomic_fetch_add(ucx_host->pe_progress, 1, __ATOMIC_RELAXED);
@@ -620,12 +662,30 @@ int ucx_wait(long timeout_us, int who) {
         progressed = 1;
         ucx_am_apply();
         /* A wait of the PE goes back to look at its word after each pass. */
-        if (pe_thread || __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe)
+        if (pe_thread || __atomic_load_n(ucx_host->pe_progress, __ATOMIC_RELAXED) != pe ||
+            __atomic_load_n(&pe_waiting, __ATOMIC_RELAXED) != 0)
             break;
     }
     progressed = ucx_am_apply() != 0 || progressed;
     if (progressed)
         activity();
+    return progressed;
+}
+
+/* The progress thread touches the worker only while no thread of the PE waits in it (pe_waiting);
+ * a wait of the PE counts as one while it lasts. */
+int ucx_wait(long timeout_us, int who) {
+    if (who == SHMEMI_WAIT_THREAD) {
+        if (__atomic_load_n(&pe_waiting, __ATOMIC_RELAXED) == 0)
+            return wait_once(timeout_us, who);
+        long us = timeout_us < THREAD_STANDBY_US ? timeout_us : THREAD_STANDBY_US;
+        struct timespec standby = {.tv_sec = 0, .tv_nsec = us * 1000};
+        nanosleep(&standby, NULL);
+        return 0;
+    }
+    wait_enter();
+    int progressed = wait_once(timeout_us, who);
+    wait_leave();
     return progressed;
 }
 
