@@ -173,6 +173,7 @@ static const struct {
     SLOT(get_nbi),
     SLOT(amo),
     SLOT(put_signal),
+    SLOT(put_signal_oneway),
     SLOT(fence),
     SLOT(quiet),
     SLOT(pe_quiet),
@@ -268,6 +269,16 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
                                                         uint64_t signal, int pe) {
     (void)tctx, (void)segment, (void)offset, (void)source, (void)len, (void)sig_segment,
         (void)sig_offset, (void)sig_op, (void)signal, (void)pe;
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
+shmemi_status_t shmemi_transport_unsupported_put_signal_oneway(shmemi_transport_ctx_t *tctx,
+                                                               int segment, size_t offset,
+                                                               const void *source, size_t len,
+                                                               int sig_segment, size_t sig_offset,
+                                                               uint64_t add, int pe) {
+    (void)tctx, (void)segment, (void)offset, (void)source, (void)len, (void)sig_segment,
+        (void)sig_offset, (void)add, (void)pe;
     return SHMEMI_ERR_UNSUPPORTED;
 }
 

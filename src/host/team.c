@@ -49,24 +49,48 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
     shmemi_fatal(call, "transport %s failed to reach PE %d (status %d)", ops->name, pe, (int)st);
 }
 
-/* A token to a PE on another node: a non-fetching add of one to this PE's counter there, posted
- * (no round trip). Counters only grow by one per token, so adds in any order give the same
- * counts, and a token alone needs no fence: what it announces is this PE's own stores (ordered
- * before the add by the release fence, and read by pe with gets that start after it sees the
- * token) or gets of this PE that are complete (a blocking get, or shmemi_coll_get_wait). Data
- * a collective pushes to pe travels with its own token (put-with-signal: the signal is delivered
- * after the data; net_put_token). sync_all does
- * not complete the user's puts (docs/memory_model.md). */
-static void net_token_send(int pe, uint64_t *word) {
-    static const char call[] = "shmem collective";
-    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    int seg;
-    size_t offset;
-    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, word, pe, 1, &seg, &offset);
-    shmemi_status_t st = ops->amo(shmemi_net_ctx_tokens, SHMEMI_AMO_ADD, seg, offset, NULL, 1, 0,
-                                  sizeof(uint64_t), pe);
+/* len bytes of src (none when len is 0) into pe's copy of symmetric addr, then an add of one to
+ * pe's copy of *counter (a token, a credit), on the tokens' network context. One message where
+ * the transport has a one-way put-with-signal (put_signal_oneway: unordered, which counters that
+ * only grow do not mind, and never waited for by a quiet); else a put-with-signal, or a posted
+ * non-fetching add. src may be reused at return. */
+static void net_signal(const char *call, int pe, const void *addr, const void *src, size_t len,
+                       uint64_t *counter) {
+    static int no_oneway;
+    int seg, sig_seg;
+    size_t offset, sig_offset;
+    const shmemi_transport_ops_t *ops =
+        shmemi_route_transport(call, counter, pe, 1, &sig_seg, &sig_offset);
+    seg = sig_seg;
+    offset = sig_offset;
+    if (len != 0)
+        shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
+    shmemi_status_t st = SHMEMI_ERR_UNSUPPORTED;
+    if (!__atomic_load_n(&no_oneway, __ATOMIC_RELAXED)) {
+        st = ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
+                                    sig_offset, 1, pe);
+        if (st == SHMEMI_ERR_UNSUPPORTED)
+            __atomic_store_n(&no_oneway, 1, __ATOMIC_RELAXED);
+    }
+    if (st == SHMEMI_ERR_UNSUPPORTED)
+        st = len != 0 ? ops->put_signal(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
+                                        sig_offset, SHMEMI_AMO_ADD, 1, pe)
+                      : ops->amo(shmemi_net_ctx_tokens, SHMEMI_AMO_ADD, sig_seg, sig_offset, NULL,
+                                 1, 0, sizeof(uint64_t), pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
+}
+
+/* A token to a PE on another node: an add of one to this PE's counter there, posted (no round
+ * trip). Counters only grow by one per token, so adds in any order give the same counts, and a
+ * token alone needs no fence: what it announces is this PE's own stores (ordered before the add
+ * by the release fence, and read by pe with gets that start after it sees the token) or gets of
+ * this PE that are complete (a blocking get, or shmemi_coll_get_wait). Data a collective pushes
+ * to pe travels with its own token (the add is applied after the data; net_put_token). sync_all
+ * does not complete the user's puts (docs/memory_model.md). */
+static void net_token_send(int pe, uint64_t *word) {
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    net_signal("shmem collective", pe, NULL, NULL, 0, word);
 }
 
 void shmemi_token_send(const shmemi_team_state_t *t, int index) {
@@ -154,21 +178,14 @@ size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t) {
 }
 
 /* len bytes of src into pe's copy of symmetric addr (its inbox), then one token on channel (after
- * the data: put-with-signal), on the tokens' network context; src may be reused at return. */
+ * the data), on the tokens' network context; src may be reused at return. */
 static void net_put_token(const char *call, int channel, int pe, const void *addr, const void *src,
                           size_t len) {
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
     ++tokens_sent[slot + (size_t)pe];
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    int seg, sig_seg;
-    size_t offset, sig_offset;
-    const shmemi_transport_ops_t *ops = shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
-    shmemi_route_transport(call, &tokens[slot + me], pe, 1, &sig_seg, &sig_offset);
-    shmemi_status_t st = ops->put_signal(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
-                                         sig_offset, SHMEMI_AMO_ADD, 1, pe);
-    if (st != SHMEMI_OK)
-        net_failed(call, ops, st, pe);
+    net_signal(call, pe, addr, src, len, &tokens[slot + me]);
 }
 
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
@@ -195,14 +212,7 @@ void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
     eager_freed[(size_t)lane * n + (size_t)pe]++;
     /* The copy out of the slot is complete (plain loads before the add is issued). */
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    int seg;
-    size_t offset;
-    const shmemi_transport_ops_t *ops =
-        shmemi_route_transport(call, &credits[(size_t)lane * n + me], pe, 1, &seg, &offset);
-    shmemi_status_t st = ops->amo(shmemi_net_ctx_tokens, SHMEMI_AMO_ADD, seg, offset, NULL, 1, 0,
-                                  sizeof(uint64_t), pe);
-    if (st != SHMEMI_OK)
-        net_failed(call, ops, st, pe);
+    net_signal(call, pe, NULL, NULL, 0, &credits[(size_t)lane * n + me]);
 }
 
 static void barrier_flat(const shmemi_team_state_t *t) {

@@ -279,6 +279,7 @@ static const shmemi_transport_ops_t recorder_ops = {
     .get_nbi = rec_get,
     .amo = rec_amo,
     .put_signal = rec_put_signal,
+    .put_signal_oneway = shmemi_transport_unsupported_put_signal_oneway,
     .fence = rec_fence,
     .quiet = rec_quiet,
     .pe_quiet = rec_pe_quiet,

@@ -369,6 +369,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .get_nbi = ipc_get,
     .amo = ipc_amo,
     .put_signal = shmemi_transport_unsupported_put_signal,
+    .put_signal_oneway = shmemi_transport_unsupported_put_signal_oneway,
     .fence = shmemi_transport_unsupported_fence,
     .quiet = ipc_quiet,
     .pe_quiet = shmemi_transport_unsupported_pe_quiet,

@@ -234,6 +234,7 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .get_nbi = shmemi_transport_unsupported_get,
     .amo = shmemi_transport_unsupported_amo,
     .put_signal = shmemi_transport_unsupported_put_signal,
+    .put_signal_oneway = shmemi_transport_unsupported_put_signal_oneway,
     .fence = shmemi_transport_unsupported_fence,
     .quiet = shm_quiet,
     .pe_quiet = shmemi_transport_unsupported_pe_quiet,

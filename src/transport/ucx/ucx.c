@@ -366,6 +366,7 @@ static shmemi_transport_ops_t ucx_ops = {
     .get_nbi = ucx_get_nbi,
     .amo = ucx_amo,
     .put_signal = ucx_put_signal,
+    .put_signal_oneway = ucx_am_put_signal_oneway,
     .fence = ucx_fence,
     .quiet = ucx_quiet,
     .pe_quiet = ucx_pe_quiet,

@@ -176,6 +176,11 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
                                   int pe);
 /* Returns once every delivered operation t sent is applied at its target. */
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t);
+/* The seam's put_signal_oneway: one active message, unanswered (ucx_am.c). */
+shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                         const void *source, size_t len, int sig_segment,
+                                         size_t sig_offset, uint64_t add, int pe);
+
 /* Nonzero when pe's copy of segment is delivered. */
 static inline int ucx_delivered(int segment, int pe) {
     return ucx.seg[segment].peer_delivered && ucx.seg[segment].peer_delivered[pe];

@@ -19,13 +19,14 @@
 #define AM_ANSWER 18
 
 /* What a request asks for. */
-enum { REQ_PUT = 1, REQ_GET, REQ_AMO, REQ_PUT_SIGNAL };
+enum { REQ_PUT = 1, REQ_GET, REQ_AMO, REQ_PUT_SIGNAL, REQ_ONEWAY };
 
 typedef struct {
     uint8_t kind;   /* REQ_* */
     uint8_t op;     /* AMO or signal operation (shmemi_amo_op_t) */
     uint8_t size;   /* AMO: 4 or 8 */
-    uint8_t answer; /* nonzero: reply with data or value (token is a pending); else acknowledge */
+    uint8_t answer; /* nonzero: reply with data or value (token is a pending); else acknowledge
+                     * (REQ_ONEWAY: nothing) */
     int32_t src_pe;
     int32_t segment;
     int32_t sig_segment;
@@ -182,9 +183,11 @@ static shmemi_status_t apply(const am_item_t *item, void *data, uint64_t *value_
         return ucx_host->deliver_amo(r->segment, r->offset, (shmemi_amo_op_t)r->op, r->operand,
                                      r->compare, r->size, value_p);
     case REQ_PUT_SIGNAL:
+    case REQ_ONEWAY:
         /* The payload is in place before the signal is updated: a PE that sees the signal
          * finds the data. */
-        st = ucx_host->deliver_put(r->segment, r->offset, item->data, r->len);
+        st = r->len == 0 ? SHMEMI_OK
+                         : ucx_host->deliver_put(r->segment, r->offset, item->data, r->len);
         if (st != SHMEMI_OK)
             return st;
         return ucx_host->deliver_amo(r->sig_segment, r->sig_offset, (shmemi_amo_op_t)r->op,
@@ -240,7 +243,9 @@ static int apply_queue(void) {
                             "here (status %d)",
                             r->src_pe, r->kind, r->segment, (unsigned long long)r->offset,
                             (unsigned long long)r->len, (int)st);
-        if (r->answer) {
+        if (r->kind == REQ_ONEWAY) {
+            /* Nobody waits for its completion: no answer. */
+        } else if (r->answer) {
             am_answer_t a = {.token = r->token, .value = value, .status = st};
             answer_send(r->src_pe, &a, data, r->kind == REQ_GET ? r->len : 0);
         } else {
@@ -407,6 +412,32 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
                       .operand = signal,
                       .sig_offset = sig_offset};
     return request_send(t, pe, &r, source, len, NULL, "put-with-signal");
+}
+
+/* One message, applied by the target's queue as the other requests are (after its progress
+ * returns, so also into a delivered segment) and never answered: not counted in am_sent, so
+ * fence and quiet do not wait for it (the seam's contract). Eager where UCX can, so that the
+ * message is complete here at once and the target needs no rendezvous round trip. */
+shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                         const void *source, size_t len, int sig_segment,
+                                         size_t sig_offset, uint64_t add, int pe) {
+    ucx_peer_t *p = ucx_peer_get(t, pe);
+    if (!p)
+        return SHMEMI_ERR_PEER;
+    am_request_t r = {.kind = REQ_ONEWAY,
+                      .op = (uint8_t)SHMEMI_AMO_ADD,
+                      .src_pe = ucx_host->my_pe,
+                      .segment = segment,
+                      .sig_segment = sig_segment,
+                      .offset = offset,
+                      .len = len,
+                      .operand = add,
+                      .sig_offset = sig_offset};
+    ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                 .flags = UCP_AM_SEND_FLAG_EAGER};
+    return ucx_wait_request(
+        t, ucp_am_send_nbx(p->ep, AM_REQUEST, &r, sizeof(r), source, len, &param),
+        "put-with-signal", pe);
 }
 
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
