@@ -435,9 +435,9 @@ shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment,
                       .sig_offset = sig_offset};
     ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                                  .flags = UCP_AM_SEND_FLAG_EAGER};
-    return ucx_wait_request(
-        t, ucp_am_send_nbx(p->ep, AM_REQUEST, &r, sizeof(r), source, len, &param),
-        "put-with-signal", pe);
+    return ucx_wait_request(t,
+                            ucp_am_send_nbx(p->ep, AM_REQUEST, &r, sizeof(r), source, len, &param),
+                            "put-with-signal", pe);
 }
 
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
