@@ -418,8 +418,8 @@ typedef struct shmemi_transport_ops {
      * word at (sig_segment, sig_offset) there, applied after the data. Locally complete at
      * return. Ordered with no other operation (not even another of its kind) and never completed
      * by fence or quiet: the receiver learns of it by the word alone, as the collectives' tokens,
-     * pushes and credits do (counters that only grow). A network transport that cannot do it in
-     * one message returns SHMEMI_ERR_UNSUPPORTED, and the caller uses amo and put_signal. */
+     * pushes and credits do (counters that only grow). Every network transport has it (the
+     * collectives across nodes send their tokens with it); the load/store transports do not. */
     shmemi_status_t (*put_signal_oneway)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,
                                          size_t sig_offset, uint64_t add, int pe);

@@ -50,13 +50,12 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
 }
 
 /* len bytes of src (none when len is 0) into pe's copy of symmetric addr, then an add of one to
- * pe's copy of *counter (a token, a credit), on the tokens' network context. One message where
- * the transport has a one-way put-with-signal (put_signal_oneway: unordered, which counters that
- * only grow do not mind, and never waited for by a quiet); else a put-with-signal, or a posted
- * non-fetching add. src may be reused at return. */
+ * pe's copy of *counter (a token, a credit), on the tokens' network context, in one message: the
+ * network transport's put_signal_oneway (unordered, which counters that only grow do not mind,
+ * and never waited for by a quiet; every network transport has it). src may be reused at
+ * return. */
 static void net_signal(const char *call, int pe, const void *addr, const void *src, size_t len,
                        uint64_t *counter) {
-    static int no_oneway;
     int seg, sig_seg;
     size_t offset, sig_offset;
     const shmemi_transport_ops_t *ops =
@@ -65,18 +64,8 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
     offset = sig_offset;
     if (len != 0)
         shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
-    shmemi_status_t st = SHMEMI_ERR_UNSUPPORTED;
-    if (!__atomic_load_n(&no_oneway, __ATOMIC_RELAXED)) {
-        st = ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
-                                    sig_offset, 1, pe);
-        if (st == SHMEMI_ERR_UNSUPPORTED)
-            __atomic_store_n(&no_oneway, 1, __ATOMIC_RELAXED);
-    }
-    if (st == SHMEMI_ERR_UNSUPPORTED)
-        st = len != 0 ? ops->put_signal(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
-                                        sig_offset, SHMEMI_AMO_ADD, 1, pe)
-                      : ops->amo(shmemi_net_ctx_tokens, SHMEMI_AMO_ADD, sig_seg, sig_offset, NULL,
-                                 1, 0, sizeof(uint64_t), pe);
+    shmemi_status_t st = ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len,
+                                                sig_seg, sig_offset, 1, pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
 }
