@@ -90,33 +90,20 @@ static double thread_cpu_s(const char *tid) {
 /* Voluntary plus involuntary context switches of the thread named shmem-progress; -1 when this
  * process has none. */
 static long progress_thread_switches(void) {
-    DIR *dir = opendir("/proc/self/task");
-    if (!dir)
+    char tid[64], path[128], line[128];
+    progress_thread_tid(tid);
+    if (tid[0] == '\0')
         return -1;
-    long switches = -1;
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL && switches < 0) {
-        char path[300], line[128];
-        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        int named = fgets(line, sizeof(line), f) && strncmp(line, "shmem-progress", 14) == 0;
-        fclose(f);
-        if (!named)
-            continue;
-        snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
-        if (!(f = fopen(path, "r")))
-            continue;
-        long v;
-        switches = 0;
-        while (fgets(line, sizeof(line), f))
-            if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-                sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
-                switches += v;
-        fclose(f);
-    }
-    closedir(dir);
+    snprintf(path, sizeof(path), "/proc/self/task/%s/status", tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    long v, switches = 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+            sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+            switches += v;
+    fclose(f);
     return switches;
 }
 

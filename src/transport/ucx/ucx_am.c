@@ -328,21 +328,33 @@ static ucs_status_t answer_arrived(void *arg, const void *header, size_t header_
 
 /* ---- the source: sending ----------------------------------------------------------------- */
 
-/* Sends a request to pe on context t; the payload (len bytes at data) may be reused at return.
- * pending: the operation's answer (NULL: acknowledged). */
-static shmemi_status_t request_send(shmemi_transport_ctx_t *t, int pe, am_request_t *r,
-                                    const void *data, size_t len, ucx_am_pending_t *pending,
-                                    const char *what) {
+/* Sends request r to pe on context t; the payload (len bytes at data) may be reused at return.
+ * Counted in am_sent (for fence and quiet to wait for its answer) unless it is one-way: nobody
+ * answers that, and it goes eager where UCX can, so that it is complete here at once and the
+ * target needs no rendezvous round trip. */
+static shmemi_status_t request_post(shmemi_transport_ctx_t *t, int pe, am_request_t *r,
+                                    const void *data, size_t len, const char *what) {
     ucx_peer_t *p = ucx_peer_get(t, pe);
     if (!p)
         return SHMEMI_ERR_PEER;
     r->src_pe = ucx_host->my_pe;
-    r->answer = pending != NULL;
-    r->token = pending ? (uint64_t)(uintptr_t)pending : (uint64_t)(uintptr_t)t;
-    __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
-    ucp_request_param_t param = {0};
+    const int oneway = r->kind == REQ_ONEWAY;
+    if (!oneway)
+        __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
+    ucp_request_param_t param = {.op_attr_mask = oneway ? UCP_OP_ATTR_FIELD_FLAGS : 0,
+                                 .flags = oneway ? UCP_AM_SEND_FLAG_EAGER : 0};
     return ucx_wait_request(t, ucp_am_send_nbx(p->ep, AM_REQUEST, r, sizeof(*r), data, len, &param),
                             what, pe);
+}
+
+/* request_post of a request that is answered or acknowledged. pending: the operation's answer
+ * (NULL: acknowledged). */
+static shmemi_status_t request_send(shmemi_transport_ctx_t *t, int pe, am_request_t *r,
+                                    const void *data, size_t len, ucx_am_pending_t *pending,
+                                    const char *what) {
+    r->answer = pending != NULL;
+    r->token = pending ? (uint64_t)(uintptr_t)pending : (uint64_t)(uintptr_t)t;
+    return request_post(t, pe, r, data, len, what);
 }
 
 /* Waits for a pending answer, progressing and applying what peers ask of this PE. */
@@ -416,28 +428,19 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
 
 /* One message, applied by the target's queue as the other requests are (after its progress
  * returns, so also into a delivered segment) and never answered: not counted in am_sent, so
- * fence and quiet do not wait for it (the seam's contract). Eager where UCX can, so that the
- * message is complete here at once and the target needs no rendezvous round trip. */
+ * fence and quiet do not wait for it (the seam's contract). */
 shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,
                                          size_t sig_offset, uint64_t add, int pe) {
-    ucx_peer_t *p = ucx_peer_get(t, pe);
-    if (!p)
-        return SHMEMI_ERR_PEER;
     am_request_t r = {.kind = REQ_ONEWAY,
                       .op = (uint8_t)SHMEMI_AMO_ADD,
-                      .src_pe = ucx_host->my_pe,
                       .segment = segment,
                       .sig_segment = sig_segment,
                       .offset = offset,
                       .len = len,
                       .operand = add,
                       .sig_offset = sig_offset};
-    ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                                 .flags = UCP_AM_SEND_FLAG_EAGER};
-    return ucx_wait_request(t,
-                            ucp_am_send_nbx(p->ep, AM_REQUEST, &r, sizeof(r), source, len, &param),
-                            "put-with-signal", pe);
+    return request_post(t, pe, &r, source, len, "put-with-signal");
 }
 
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {

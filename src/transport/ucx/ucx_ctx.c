@@ -510,8 +510,6 @@ static void flushed(ucx_peer_t *p, unsigned long count) {
         ;
 }
 
-/* Completes every operation of the context: a flush of each of its endpoints with operations
- * issued since its last flush, issued together and then waited for. */
 /* Starts a flush of p's endpoint if operations were issued on it since its last flush; *count_p:
  * the issued count it covers. Returns the request to wait for, or NULL when nothing is left to
  * wait for (then it is recorded as flushed, or an error pointer). */
@@ -526,6 +524,8 @@ static void *flush_begin(ucx_peer_t *p, unsigned long *count_p) {
     return req;
 }
 
+/* Completes every operation of the context: a flush of each of its endpoints with operations
+ * issued since its last flush, issued together and then waited for. */
 static shmemi_status_t flush(shmemi_transport_ctx_t *t) {
     int n = __atomic_load_n(&t->n_connected, __ATOMIC_ACQUIRE);
     void *stack[16], **reqs = n <= 16 ? stack : malloc((size_t)n * sizeof(void *));
