@@ -227,6 +227,21 @@ static void do_quiet(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
 
 static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
                           shmemi_transport_ctx_t *tctx, unsigned char *data) {
+    if (shmemi_ptr((const void *)(uintptr_t)c->target, c->pe) == NULL &&
+        shmemi_amo_ptr((const void *)(uintptr_t)c->compare, c->pe) == NULL) {
+        /* Data and signal both over the network: the transport's put-with-signal, as the host's
+         * (one message where the target's segments are delivered, where a put, a fence and an
+         * AMO would each wait for the target). */
+        int seg, sig_seg;
+        size_t off, sig_off;
+        const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
+        if (ops == shmemi_transport_net && route(c, c->compare, 1, &sig_seg, &sig_off) == ops) {
+            check_status(p, t, c, ops,
+                         ops->put_signal(tctx_of(ops, tctx), seg, off, data, c->len, sig_seg,
+                                         sig_off, (shmemi_amo_op_t)c->amo_op, c->operand, c->pe));
+            return;
+        }
+    }
     do_rma(p, t, c, tctx, data, 0);
     uint64_t *sig = shmemi_amo_ptr((const void *)(uintptr_t)c->compare, c->pe);
     if (sig) {

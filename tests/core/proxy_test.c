@@ -428,7 +428,7 @@ static void *ctx_producer(void *arg) {
         fill(sdata, CHUNK, cseed(CB) + 5);
         shmemt_proxy_put_signal(proxy, ctx, csbuf + (size_t)me * CHUNK, sdata, CHUNK, &csig[me], 1,
                                 SHMEMI_PROXY_AMO_OP_ADD, next);
-        pending += 2; /* the consumer's put, then the signal's AMO */
+        pending += 1; /* one operation: the network transport's put-with-signal */
     }
     expect_pending[k] = pending;
     /* The fence (to every PE, as kernels send it) orders and completes nothing; the get, answered
