@@ -14,7 +14,10 @@ latency in a kernel vs size, per group: libshmem solid, NVSHMEM dashed). For a
 bench/gpu/run-scale result F-scale.json it writes F-scale-pairs.png (each pair's put bandwidth
 and each all-pairs pattern's bandwidth per PE, at the largest size, per PE count: libshmem and
 NVSHMEM bars), and F-scale-allreduce.png, F-scale-ep.png and F-scale-coll.png (time vs size, one
-line per PE count). Needs matplotlib (Debian: apt-get install python3-matplotlib).
+line per PE count). For a bench/gpu/run-proxy result (F-h200-proxy*.json) it writes F-latency.png
+and F-bandwidth.png: one colour per path (load/store, proxy, network, NVSHMEM), one line style per
+benchmark and context, ucx_perftest's floor in black. Needs matplotlib (Debian: apt-get install
+python3-matplotlib).
 """
 
 import argparse
@@ -100,6 +103,9 @@ def plot(path, outdir, plt):
     if "pes" in doc:
         plot_scale(doc, base, plt, colors, written)
         return written
+    if "network_environment" in doc:
+        plot_proxy(rows, base, plt, colors, written)
+        return written
 
     bw = series(rows, lambda r: r["unit"] == "GB/s" and r["lib"] in ("libshmem", "nvshmem") and
                 r["bench"] in ("put_bw", "get_bw", "p_bw", "put_on_stream_bw"))
@@ -141,6 +147,43 @@ def plot(path, outdir, plt):
     plot_gemm(rows, base, plt, colors, written)
     plot_coll(rows, base, plt, colors, written)
     return written
+
+
+def plot_proxy(rows, base, plt, colors, written):
+    """A run-proxy result: each path's medians (spread shaded) against size, the floor in black."""
+    paths = ("loadstore", "proxy", "network", "nvshmem")
+    charts = (("latency", "us", {"put_latency": "put + quiet",
+                                 "put_signal_ping_pong_latency": "put_signal ping-pong"},
+               {"floor:ucp_put_lat": "ucx_perftest put, half round trip"},
+               "microseconds (put + quiet: a round trip; ping-pong: half a round trip)"),
+              ("bandwidth", "GB/s", {"put_bw": "put_bw"}, {"floor:ucp_put_bw": "ucx_perftest put"},
+               "GB/s (1e9 B/s)"))
+    for name, unit, benches, floors, ylabel in charts:
+        fig, ax = plt.subplots(figsize=(11, 7))
+        styles = {}
+        for r in sorted(rows, key=lambda r: r["size"]):
+            if r["unit"] != unit or r["bench"] not in benches or r.get("path") not in paths:
+                continue
+            k = (r["path"], r["bench"], r.get("ctx", ""))
+            styles.setdefault(k, []).append((r["size"], r["median"], r["min"], r["max"]))
+        for (path, bench, ctx), pts in sorted(styles.items()):
+            color = colors[paths.index(path) % len(colors)]
+            dash = ["-", "--", ":", "-."][(sorted(benches).index(bench) * 2 +
+                                           (ctx == "bypass")) % 4]
+            xs = [p[0] for p in pts]
+            ax.plot(xs, [p[1] for p in pts], dash, color=color, marker=".",
+                    label=f"{path}: {benches[bench]}, {ctx}")
+            ax.fill_between(xs, [p[2] for p in pts], [p[3] for p in pts], color=color, alpha=0.1)
+        for bench, text in floors.items():
+            pts = sorted((r["size"], r["median"]) for r in rows if r["bench"] == bench)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="black", marker="x",
+                        linewidth=2, label=f"floor: {text}")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+        save(plt, fig, ax, "message size (bytes)", ylabel,
+             f"GPU {name} through the proxy, 2 PEs on one H200", base + f"-{name}.png", written)
 
 
 def plot_scale(doc, base, plt, colors, written):
