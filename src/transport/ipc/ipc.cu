@@ -306,9 +306,14 @@ static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, uint64_t *fetc
         return SHMEMI_ERR_IO;
     pthread_mutex_lock(&amo_lock);
     ipc_amo_kernel<T><<<1, 1, 0, copy_stream>>>((int)op, (T *)r, (T *)amo_fetch, v, c);
-    shmemi_status_t st = ipc_check("AMO", shmemi_gpu_get_last_error()) != 0
-                             ? SHMEMI_ERR_IO
-                             : ipc_copy("AMO", &old, amo_fetch, sizeof(T));
+    /* Complete at return either way; only a fetching AMO copies the old value back. */
+    shmemi_status_t st = SHMEMI_ERR_IO;
+    if (ipc_check("AMO", shmemi_gpu_get_last_error()) == 0) {
+        if (fetch_p)
+            st = ipc_copy("AMO", &old, amo_fetch, sizeof(T));
+        else if (ipc_check("AMO", shmemi_gpu_stream_synchronize(copy_stream)) == 0)
+            st = SHMEMI_OK;
+    }
     pthread_mutex_unlock(&amo_lock);
     if (st != SHMEMI_OK)
         return st;
