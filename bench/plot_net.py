@@ -47,7 +47,7 @@ def compare_markdown(doc):
         cells = []
         for lib in ("ours", "perftest", "oshmem"):
             v = value(e, lib)
-            cells.append("-" if v is None else f"{v:.2f}" if unit == "us" else f"{v:.4f}")
+            cells.append("-" if v is None else f"{v:.2f}" if unit == "us" else f"{v:.4g}")
         r1 = "-" if e["ratio_perftest"] is None else f"{e['ratio_perftest']:.2f}"
         r2 = "-" if e["ratio_oshmem"] is None else f"{e['ratio_oshmem']:.2f}"
         verdict = ("n/a" if e["goal_met"] is None else "met" if e["goal_met"] else

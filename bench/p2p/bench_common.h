@@ -250,7 +250,7 @@ static inline void bench_report(const char *bench, const char *op, const char *m
     printf("  %10zu %10ld %12.3f %12.3f %12.3f\n", size, iters, med, vals[0], vals[reps - 1]);
     printf("{\"bench\":\"%s\",\"op\":\"%s\",\"mode\":\"%s\",\"library\":\"%s\",\"npes\":%d,"
            "\"size\":%zu,\"iters\":%ld,\"warmup\":%ld,\"reps\":%d,\"unit\":\"%s\","
-           "\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"validated\":true}\n",
+           "\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"validated\":true}\n",
            bench, op, mode, bench_lib, bench_npes, size, iters, warmup, reps, unit, med, vals[0],
            vals[reps - 1]);
     fflush(stdout);

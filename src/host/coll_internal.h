@@ -128,8 +128,8 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index);
 /* Pushes to a member on another node (network): the sender puts the data into the receiver's
  * inbox for the sender and a token after it (put-with-signal), so the data crosses the network
  * once, one way, where a pull costs the receiver a round trip. At most shmemi_coll_eager_limit(t)
- * bytes: flow control keeps the inbox free (two slots per sender, credits returned as the
- * receiver frees them), so a push never overruns a receiver that is still in an earlier
+ * bytes: flow control keeps the inbox free (eight slots per sender, credits returned four at a
+ * time as the receiver frees them), so a push never overruns a receiver that is still in an earlier
  * collective. shmemi_coll_push_eager sends; the receiver reads the data at
  * shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release. Both sides of an
  * edge choose alike: from shmemi_coll_net_member and the size. Larger data is pulled: over TCP a

@@ -49,13 +49,13 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
     shmemi_fatal(call, "transport %s failed to reach PE %d (status %d)", ops->name, pe, (int)st);
 }
 
-/* len bytes of src (none when len is 0) into pe's copy of symmetric addr, then an add of one to
- * pe's copy of *counter (a token, a credit), on the tokens' network context, in one message: the
- * network transport's put_signal_oneway (unordered, which counters that only grow do not mind,
- * and never waited for by a quiet; every network transport has it). src may be reused at
+/* len bytes of src (none when len is 0) into pe's copy of symmetric addr, then an add of add to
+ * pe's copy of *counter (one: a token; a batch of credits), on the tokens' network context, in one
+ * message: the network transport's put_signal_oneway (unordered, which counters that only grow do
+ * not mind, and never waited for by a quiet; every network transport has it). src may be reused at
  * return. */
 static void net_signal(const char *call, int pe, const void *addr, const void *src, size_t len,
-                       uint64_t *counter) {
+                       uint64_t *counter, uint64_t add) {
     int seg, sig_seg;
     size_t offset, sig_offset;
     const shmemi_transport_ops_t *ops =
@@ -65,7 +65,7 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
     if (len != 0)
         shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
     shmemi_status_t st = ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len,
-                                                sig_seg, sig_offset, 1, pe);
+                                                sig_seg, sig_offset, add, pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
 }
@@ -79,7 +79,7 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
  * does not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    net_signal("shmem collective", pe, NULL, NULL, 0, word);
+    net_signal("shmem collective", pe, NULL, NULL, 0, word, 1);
 }
 
 void shmemi_token_send(const shmemi_team_state_t *t, int index) {
@@ -130,15 +130,22 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
 /* ---- pushes to PEs on other nodes ----------------------------------------------------------- */
 
 /* Eager inboxes, in the internal segment: on the world team's channel and on the active sets',
- * each PE holds two slots of eager_bytes (8 KiB, less at scale) per sending PE. The k-th eager
- * push of PE p to PE q on a lane goes to slot k mod 2 of q's inbox for p, and only after q has
- * freed push k - 2: q adds one to credits[lane][q] on p whenever it has copied a push out. So a
- * push never overwrites data its receiver has not consumed, however far the sender runs ahead
- * (back-to-back collectives), and where the receiver keeps up, the sender never waits. */
+ * each PE holds SHMEMI_EAGER_SLOTS slots of eager_bytes (8 KiB, less at scale) per sending PE.
+ * The k-th eager push of PE p to PE q on a lane goes to slot k mod SHMEMI_EAGER_SLOTS of q's inbox
+ * for p, and only after q has freed push k - SHMEMI_EAGER_SLOTS. q returns credits in batches:
+ * one add of SHMEMI_EAGER_CREDIT_BATCH to credits[lane][q] on p for every that many pushes it
+ * has copied out, so a push costs the receiver a credit message only every fourth time. A batch
+ * no larger than the slots cannot stall a sender whose receiver keeps up: once q has freed all k
+ * pushes p sent, it has reported at least k - SHMEMI_EAGER_CREDIT_BATCH + 1 of them, no fewer
+ * than the k - SHMEMI_EAGER_SLOTS + 1 that push k needs. So a push never overwrites data its
+ * receiver has not consumed, however far the sender runs ahead (back-to-back collectives), and
+ * where the receiver keeps up, the sender never waits. */
 #define SHMEMI_EAGER_LANES 2
+#define SHMEMI_EAGER_SLOTS 8
+#define SHMEMI_EAGER_CREDIT_BATCH 4
 #define SHMEMI_EAGER_MAX_BYTES 8192
 /* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
-#define SHMEMI_EAGER_TOTAL_BYTES ((size_t)4 << 20)
+#define SHMEMI_EAGER_TOTAL_BYTES ((size_t)16 << 20)
 static char *inbox;
 static size_t eager_bytes;
 static uint64_t *credits;
@@ -154,7 +161,8 @@ static int eager_lane(int channel) {
 
 /* Slot k of the inbox for sender pe on lane; the same offset on every PE. */
 static char *inbox_slot(int lane, int pe, uint64_t k) {
-    size_t index = ((size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe) * 2 + (size_t)(k & 1);
+    size_t index = ((size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe) * SHMEMI_EAGER_SLOTS +
+                   (size_t)(k % SHMEMI_EAGER_SLOTS);
     return inbox + index * eager_bytes;
 }
 
@@ -174,7 +182,7 @@ static void net_put_token(const char *call, int channel, int pe, const void *add
     ++tokens_sent[slot + (size_t)pe];
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    net_signal(call, pe, addr, src, len, &tokens[slot + me]);
+    net_signal(call, pe, addr, src, len, &tokens[slot + me], 1);
 }
 
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
@@ -182,8 +190,8 @@ void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int 
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
     size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe;
     uint64_t k = eager_sent[at]++;
-    if (k >= 2)
-        counter_wait(&credits[at], k - 1, pe);
+    if (k >= SHMEMI_EAGER_SLOTS)
+        counter_wait(&credits[at], k - SHMEMI_EAGER_SLOTS + 1, pe);
     net_put_token(call, t->channel, pe, inbox_slot(lane, shmemi_state.my_pe, k), src, len);
 }
 
@@ -198,10 +206,11 @@ void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
     static const char call[] = "shmem collective";
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
     size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
-    eager_freed[(size_t)lane * n + (size_t)pe]++;
-    /* The copy out of the slot is complete (plain loads before the add is issued). */
+    if (++eager_freed[(size_t)lane * n + (size_t)pe] % SHMEMI_EAGER_CREDIT_BATCH != 0)
+        return;
+    /* The copies out of the batch's slots are complete (plain loads before the add is issued). */
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    net_signal(call, pe, NULL, NULL, 0, &credits[(size_t)lane * n + me]);
+    net_signal(call, pe, NULL, NULL, 0, &credits[(size_t)lane * n + me], SHMEMI_EAGER_CREDIT_BATCH);
 }
 
 static void barrier_flat(const shmemi_team_state_t *t) {
@@ -781,11 +790,14 @@ static shmemi_status_t coll_init(void) {
     tokens_consumed = calloc(SHMEMI_N_CHANNELS * n, sizeof(uint64_t));
     peer_tokens = calloc(n, sizeof(uint64_t *));
     /* The same n on every PE, so the same sizes and offsets. */
-    eager_bytes = SHMEMI_EAGER_TOTAL_BYTES / (SHMEMI_EAGER_LANES * 2 * n) / 64 * 64;
+    eager_bytes =
+        SHMEMI_EAGER_TOTAL_BYTES / (SHMEMI_EAGER_LANES * SHMEMI_EAGER_SLOTS * n) / 64 * 64;
     if (eager_bytes > SHMEMI_EAGER_MAX_BYTES)
         eager_bytes = SHMEMI_EAGER_MAX_BYTES;
-    inbox = eager_bytes == 0 ? NULL
-                             : shmemi_internal_alloc(SHMEMI_EAGER_LANES * 2 * n * eager_bytes, 64);
+    inbox =
+        eager_bytes == 0
+            ? NULL
+            : shmemi_internal_alloc(SHMEMI_EAGER_LANES * SHMEMI_EAGER_SLOTS * n * eager_bytes, 64);
     credits = shmemi_internal_alloc(SHMEMI_EAGER_LANES * n * sizeof(uint64_t), 64);
     eager_sent = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
     eager_freed = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
