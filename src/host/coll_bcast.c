@@ -19,6 +19,9 @@
 
 #include "coll_internal.h"
 
+/* The most bytes of a broadcast that a member reads in one get from a parent on another node. */
+#define SHMEMI_BCAST_NET_WINDOW ((size_t)1 << 20)
+
 /* Passes chunk c ([off, off + len) of the message, in mine) to member child: an eager push of
  * the whole message where the child is on another node and the message goes eagerly, else a
  * token (the child pulls). */
@@ -74,20 +77,30 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
     } else {
         int parent_rel = linear ? 0 : rel - (rel & -rel);
         int parent = (parent_rel + root) % n;
-        int pushed = eager && shmemi_coll_net_member(t, parent);
+        int net_parent = shmemi_coll_net_member(t, parent), pushed = eager && net_parent;
         /* The root's data is in its source; every other member's is in its dest. */
         const char *from = parent_rel == 0 ? source : dest;
-        for (size_t c = 0; c < n_chunks; c++) {
-            size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
+        /* From a parent on another node, one get takes a window of chunks (their tokens have
+         * all come): over TCP a get costs a round trip, and one large get moves more data per
+         * second than several in flight (bench/README.md, "Large data over TCP"). */
+        size_t window =
+            net_parent && chunk < SHMEMI_BCAST_NET_WINDOW ? SHMEMI_BCAST_NET_WINDOW / chunk : 1;
+        for (size_t c = 0; c < n_chunks;) {
+            size_t first = c, end = n_chunks - c < window ? n_chunks : c + window;
+            size_t off = c * chunk, len = (end * chunk < nbytes ? end * chunk : nbytes) - off;
             if (pushed) {
                 memcpy(dest, shmemi_coll_eager_wait(t, parent), len);
                 shmemi_coll_eager_release(t, parent);
             } else {
-                shmemi_token_wait(t, parent);
+                for (; c < end; c++)
+                    shmemi_token_wait(t, parent);
                 shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
             }
-            for (int k = 0; k < n_children; k++)
-                pass_chunk(call, t, children[k], dest, off, len, eager);
+            for (c = first; c < end; c++) {
+                size_t coff = c * chunk, clen = nbytes - coff < chunk ? nbytes - coff : chunk;
+                for (int k = 0; k < n_children; k++)
+                    pass_chunk(call, t, children[k], dest, coff, clen, eager);
+            }
         }
         /* A parent we pulled from learns that we have read its buffer. */
         if (!pushed)
