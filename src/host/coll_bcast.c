@@ -5,14 +5,15 @@
  * the root hands its data to log2(n) children instead of n - 1. Data moves in chunks
  * (SHMEM_BCAST_CHUNK_SIZE): for each chunk the parent sends a token, the child copies the chunk
  * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
- * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
- * read everything, and nobody returns before its children have, so buffers are free on return.
- * An edge to a child on another node pushes instead where the message is one chunk that fits an
- * eager push (coll_internal.h): into the child's inbox, which the child copies into dest. The
- * data then crosses the network once, one way, and the parent does not wait for such a child at
- * the end: it reads nothing of the parent's.
- * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team that
- * spans nodes runs the tree among one leader per node (the root on its node) over the network,
+ * work concurrently on consecutive chunks. A child of a parent on another node waits for the
+ * tokens of up to SHMEMI_BCAST_NET_WINDOW bytes of chunks, reads them in one get and then passes
+ * each of them on. A child sends a last token to its parent when it has read everything, and nobody
+ * returns before its children have, so buffers are free on return. An edge to a child on another
+ * node pushes instead where the message is one chunk that fits an eager push (coll_internal.h):
+ * into the child's inbox, which the child copies into dest. The data then crosses the network once,
+ * one way, and the parent does not wait for such a child at the end: it reads nothing of the
+ * parent's. SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team
+ * that spans nodes runs the tree among one leader per node (the root on its node) over the network,
  * then inside each node from its leader (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
