@@ -5,28 +5,42 @@
  * the root hands its data to log2(n) children instead of n - 1. Data moves in chunks
  * (SHMEM_BCAST_CHUNK_SIZE): for each chunk the parent sends a token, the child copies the chunk
  * from the parent's buffer into its own dest and passes a token on, so the levels of the tree
- * work concurrently on consecutive chunks. A child sends a last token to its parent when it has
- * read everything, and nobody returns before its children have, so buffers are free on return.
- * An edge to a child on another node pushes instead where the message is one chunk that fits an
- * eager push (coll_internal.h): into the child's inbox, which the child copies into dest. The
- * data then crosses the network once, one way, and the parent does not wait for such a child at
- * the end: it reads nothing of the parent's.
- * SHMEM_BCAST_ALGORITHM=linear makes every member a child of the root (one level). A team that
- * spans nodes runs the tree among one leader per node (the root on its node) over the network,
- * then inside each node from its leader (shmemi_coll_hier). */
+ * work concurrently on consecutive chunks. To a child on another node the parent sends one
+ * token per window of chunks (SHMEMI_BCAST_NET_WINDOW bytes), once the window's last chunk is
+ * there; the child reads the window in one get and then passes each of its chunks on. A child sends
+ * a last token to its parent when it has read everything, and nobody returns before its children
+ * have, so buffers are free on return. An edge to a child on another node pushes instead where the
+ * message is one chunk that fits an eager push (coll_internal.h): into the child's inbox, which the
+ * child copies into dest. The data then crosses the network once, one way, and the parent does not
+ * wait for such a child at the end: it reads nothing of the parent's. SHMEM_BCAST_ALGORITHM=linear
+ * makes every member a child of the root (one level). A team that spans nodes runs the tree among
+ * one leader per node (the root on its node) over the network, then inside each node from its
+ * leader (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_internal.h"
 
-/* Passes chunk c ([off, off + len) of the message, in mine) to member child: an eager push of
- * the whole message where the child is on another node and the message goes eagerly, else a
- * token (the child pulls). */
+/* The most bytes of a broadcast that a member reads in one get from a parent on another node. */
+#define SHMEMI_BCAST_NET_WINDOW ((size_t)1 << 20)
+
+/* Chunks of chunk bytes per window: what a member reads in one get from a parent on another
+ * node, announced by one token. */
+static size_t net_window(size_t chunk) {
+    return chunk < SHMEMI_BCAST_NET_WINDOW ? SHMEMI_BCAST_NET_WINDOW / chunk : 1;
+}
+
+/* Passes chunk c of the message (in mine) to member child: an eager push of the whole message
+ * where the child is on another node and the message goes eagerly; else a token, to a child on
+ * another node only for the last chunk of each window (the child reads the window in one get). */
 static void pass_chunk(const char *call, const shmemi_team_state_t *t, int child, const char *mine,
-                       size_t off, size_t len, int eager) {
-    if (eager && shmemi_coll_net_member(t, child))
-        shmemi_coll_push_eager(call, t, child, mine + off, len);
-    else
+                       size_t c, size_t nbytes, size_t chunk, int eager) {
+    size_t n_chunks = (nbytes + chunk - 1) / chunk;
+    if (!shmemi_coll_net_member(t, child))
+        shmemi_token_send(t, child);
+    else if (eager)
+        shmemi_coll_push_eager(call, t, child, mine, nbytes);
+    else if ((c + 1) % net_window(chunk) == 0 || c + 1 == n_chunks)
         shmemi_token_send(t, child);
 }
 
@@ -66,19 +80,22 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
     if (rel == 0) {
         if (update_root && dest != source)
             memcpy(dest, source, nbytes);
-        for (size_t c = 0; c < n_chunks; c++) {
-            size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
+        for (size_t c = 0; c < n_chunks; c++)
             for (int k = 0; k < n_children; k++)
-                pass_chunk(call, t, children[k], source, off, len, eager);
-        }
+                pass_chunk(call, t, children[k], source, c, nbytes, chunk, eager);
     } else {
         int parent_rel = linear ? 0 : rel - (rel & -rel);
         int parent = (parent_rel + root) % n;
-        int pushed = eager && shmemi_coll_net_member(t, parent);
+        int net_parent = shmemi_coll_net_member(t, parent), pushed = eager && net_parent;
         /* The root's data is in its source; every other member's is in its dest. */
         const char *from = parent_rel == 0 ? source : dest;
-        for (size_t c = 0; c < n_chunks; c++) {
-            size_t off = c * chunk, len = nbytes - off < chunk ? nbytes - off : chunk;
+        /* From a parent on another node, one token announces a window of chunks and one get
+         * reads it: over TCP a get costs a round trip, and one large get moves more data per
+         * second than several in flight (bench/README.md, "Large data over TCP"). */
+        size_t window = net_parent ? net_window(chunk) : 1;
+        for (size_t c = 0; c < n_chunks;) {
+            size_t first = c, end = n_chunks - c < window ? n_chunks : c + window;
+            size_t off = c * chunk, len = (end * chunk < nbytes ? end * chunk : nbytes) - off;
             if (pushed) {
                 memcpy(dest, shmemi_coll_eager_wait(t, parent), len);
                 shmemi_coll_eager_release(t, parent);
@@ -86,8 +103,9 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
                 shmemi_token_wait(t, parent);
                 shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);
             }
-            for (int k = 0; k < n_children; k++)
-                pass_chunk(call, t, children[k], dest, off, len, eager);
+            for (c = first; c < end; c++)
+                for (int k = 0; k < n_children; k++)
+                    pass_chunk(call, t, children[k], dest, c, nbytes, chunk, eager);
         }
         /* A parent we pulled from learns that we have read its buffer. */
         if (!pushed)

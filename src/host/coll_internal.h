@@ -132,8 +132,8 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index);
  * time as the receiver frees them), so a push never overruns a receiver that is still in an earlier
  * collective. shmemi_coll_push_eager sends; the receiver reads the data at
  * shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release. Both sides of an
- * edge choose alike: from shmemi_coll_net_member and the size. Larger data is pulled: over TCP a
- * get moves it faster than a put here (bench/README.md). */
+ * edge choose alike: from shmemi_coll_net_member and the size. Larger data is pulled
+ * (docs/collectives.md, "Pushes across nodes"). */
 int shmemi_coll_net_member(const shmemi_team_state_t *t, int index);
 /* Bytes an eager push on t's channel may carry; 0 where the channel has no inboxes (only the
  * world team's and the active sets' have). */

@@ -2,13 +2,19 @@
 /* Team broadcast of every type of the RMA table and broadcastmem, from every root, for sizes
  * below and above the pipelining chunk; then the deprecated broadcast32/64 on strided active
  * sets (the root's dest stays untouched there). argv[1] selects SHMEM_BCAST_ALGORITHM; the chunk
- * is set small so that large sizes run through many chunks. */
+ * is set small so that large sizes run through many chunks. broadcastmem also runs with sizes
+ * around the 1 MiB that a member reads in one get from a parent on another node (256 chunks of
+ * 4 KiB; coll_bcast.c), which the network tests take (tests/net). */
 #include <string.h>
 
 #include "coll_test.h"
 
-#define MAX_BYTES (300 * 1024)
+#define MAX_BYTES (2 * 1024 * 1024 + 4096 + 3)
 static const size_t counts[] = {1, 3, 100, 5000};
+/* broadcastmem: many chunks; one get window less a byte, exactly, and a chunk and a byte more;
+ * two windows and a few bytes. */
+static const size_t mem_bytes[] = {300 * 1024 - 77, 1024 * 1024 - 1, 1024 * 1024,
+                                   1024 * 1024 + 4096 + 1, MAX_BYTES};
 
 static unsigned char *src, *dst;
 static int me, npes, iteration;
@@ -44,8 +50,8 @@ int main(int argc, char **argv) {
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    src = shmem_malloc(MAX_BYTES);
-    dst = shmem_malloc(MAX_BYTES);
+    src = shmem_malloc(MAX_BYTES + 1);
+    dst = shmem_malloc(MAX_BYTES + 1);
     long *psync = shmem_malloc(SHMEM_BCAST_SYNC_SIZE * sizeof(long));
     for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
         psync[i] = SHMEM_SYNC_VALUE;
@@ -55,15 +61,20 @@ int main(int argc, char **argv) {
             iteration++;
             SHMEMI_RMA_TYPES(RUN)
         }
-        /* broadcastmem, large: many chunks through the tree. */
-        iteration++;
-        size_t bytes = MAX_BYTES - 77;
-        fill_bytes(src, bytes, root);
-        memset(dst, 0, bytes);
-        CHECK(shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, bytes, root) == 0, "rc");
-        fill_bytes(src, bytes, root);
-        CHECK(memcmp(dst, src, bytes) == 0, "broadcastmem %zu bytes from %d differs", bytes, root);
-        shmem_barrier_all();
+        /* broadcastmem, large: many chunks through the tree, random bytes. */
+        for (size_t b = 0; b < sizeof(mem_bytes) / sizeof(mem_bytes[0]); b++) {
+            iteration++;
+            size_t bytes = mem_bytes[b];
+            fill_bytes(src, bytes, root);
+            memset(dst, 0, bytes + 1);
+            CHECK(shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, bytes, root) == 0, "rc");
+            fill_bytes(src, bytes, root);
+            CHECK(memcmp(dst, src, bytes) == 0, "broadcastmem %zu bytes from %d differs", bytes,
+                  root);
+            CHECK(bytes == MAX_BYTES || dst[bytes] == 0,
+                  "broadcastmem %zu bytes from %d wrote past its end", bytes, root);
+            shmem_barrier_all();
+        }
     }
     /* Generic name. */
     int *is = (int *)src, *id = (int *)dst;

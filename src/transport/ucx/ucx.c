@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "transport/ucx/ucx.h"
+#include "transport/ucx/ucx_config.h"
 
 const shmemi_plugin_host_t *ucx_host;
 ucx_state_t ucx;
@@ -21,6 +22,17 @@ static shmemi_status_t ucx_init(void) {
         ucx_warn_status("reading the UCX configuration", st);
         return SHMEMI_ERR_IO;
     }
+    /* libshmem's own defaults for what the environment leaves unset (ucx_config.c). */
+    const ucx_config_default_t *failed = NULL;
+    int applied = ucx_config_apply_defaults(config, &failed);
+    if (applied < 0)
+        ucx_host->warn("ucx",
+                       "UCX did not take %s=%s (libshmem's default for it); UCX's own applies",
+                       failed->env, failed->value);
+    for (int i = 0; i < ucx_config_n_defaults && applied > 0; i++)
+        if (getenv(ucx_config_defaults[i].env) == NULL)
+            ucx_host->debug_log("ucx: %s=%s (libshmem's default; set the variable to choose)",
+                                ucx_config_defaults[i].env, ucx_config_defaults[i].value);
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                       UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
