@@ -52,10 +52,12 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
 /* len bytes of src (none when len is 0) into pe's copy of symmetric addr, then an add of add to
  * pe's copy of *counter (one: a token; a batch of credits), on the tokens' network context, in one
  * message: the network transport's put_signal_oneway (unordered, which counters that only grow do
- * not mind, and never waited for by a quiet; every network transport has it). src may be reused at
- * return. */
+ * not mind, and never waited for by a quiet; every network transport has it). What this thread
+ * stored before (and the copies out of an inbox it read) is ordered before the message by a
+ * release fence. src may be reused at return. */
 static void net_signal(const char *call, int pe, const void *addr, const void *src, size_t len,
                        uint64_t *counter, uint64_t add) {
+    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
     int seg, sig_seg;
     size_t offset, sig_offset;
     const shmemi_transport_ops_t *ops =
@@ -78,7 +80,6 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
  * to pe travels with its own token (the add is applied after the data; net_put_token). sync_all
  * does not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
-    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
     net_signal("shmem collective", pe, NULL, NULL, 0, word, 1);
 }
 
@@ -181,7 +182,6 @@ static void net_put_token(const char *call, int channel, int pe, const void *add
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
     ++tokens_sent[slot + (size_t)pe];
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
-    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
     net_signal(call, pe, addr, src, len, &tokens[slot + me], 1);
 }
 
@@ -208,8 +208,7 @@ void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
     size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
     if (++eager_freed[(size_t)lane * n + (size_t)pe] % SHMEMI_EAGER_CREDIT_BATCH != 0)
         return;
-    /* The copies out of the batch's slots are complete (plain loads before the add is issued). */
-    SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
+    /* The copies out of the batch's slots are complete (plain loads before net_signal's fence). */
     net_signal(call, pe, NULL, NULL, 0, &credits[(size_t)lane * n + me], SHMEMI_EAGER_CREDIT_BATCH);
 }
 

@@ -411,11 +411,11 @@ shmemi_status_t ucx_am_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int se
     return st;
 }
 
-shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
-                                  const void *source, size_t len, int sig_segment,
-                                  size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
-                                  int pe) {
-    am_request_t r = {.kind = REQ_PUT_SIGNAL,
+/* A put-with-signal request of kind (REQ_PUT_SIGNAL or REQ_ONEWAY). */
+static am_request_t put_signal_request(uint8_t kind, int segment, size_t offset, size_t len,
+                                       int sig_segment, size_t sig_offset, shmemi_amo_op_t sig_op,
+                                       uint64_t signal) {
+    am_request_t r = {.kind = kind,
                       .op = (uint8_t)sig_op,
                       .segment = segment,
                       .sig_segment = sig_segment,
@@ -423,6 +423,15 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
                       .len = len,
                       .operand = signal,
                       .sig_offset = sig_offset};
+    return r;
+}
+
+shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                  const void *source, size_t len, int sig_segment,
+                                  size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
+                                  int pe) {
+    am_request_t r = put_signal_request(REQ_PUT_SIGNAL, segment, offset, len, sig_segment,
+                                        sig_offset, sig_op, signal);
     return request_send(t, pe, &r, source, len, NULL, "put-with-signal");
 }
 
@@ -432,14 +441,8 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
 shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,
                                          size_t sig_offset, uint64_t add, int pe) {
-    am_request_t r = {.kind = REQ_ONEWAY,
-                      .op = (uint8_t)SHMEMI_AMO_ADD,
-                      .segment = segment,
-                      .sig_segment = sig_segment,
-                      .offset = offset,
-                      .len = len,
-                      .operand = add,
-                      .sig_offset = sig_offset};
+    am_request_t r = put_signal_request(REQ_ONEWAY, segment, offset, len, sig_segment, sig_offset,
+                                        SHMEMI_AMO_ADD, add);
     return request_post(t, pe, &r, source, len, "put-with-signal");
 }
 
