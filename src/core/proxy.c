@@ -289,13 +289,46 @@ static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
     }
 }
 
-/* Issues ticket t's command, then frees its slot or answers it. */
-static void consume(shmemi_proxy_t *p, uint64_t t) {
+/* Joins to c, ticket t's command, the pieces of its batch that follow it in the next slots
+ * (proxy__types.h, Batches), so that they are issued as one: c's length grows by theirs, and a
+ * PUT_SIGNAL that ends the batch makes c one. Stops where the ring wraps (the payloads are no
+ * longer adjacent) or at a piece not written yet. Returns the number of pieces joined. */
+static uint32_t join(const shmemi_proxy_t *p, uint64_t t, shmemi_proxy_cmd_t *c) {
+    const uint32_t mask = p->ring.n_slots - 1;
+    const uint32_t more = c->op == SHMEMI_PROXY_PUT ? c->more : 0;
+    uint32_t n = 0;
+    while (n < more && ((t + n + 1) & mask) != 0) {
+        const uint64_t u = t + n + 1;
+        const shmemi_proxy_cmd_t *at = &p->ring.cmd[u & mask];
+        if (__atomic_load_n(&at->seq, __ATOMIC_ACQUIRE) != u + 1)
+            break;
+        shmemi_proxy_cmd_t d = *at;
+        validate(p, u, &d);
+        if ((d.op != SHMEMI_PROXY_PUT && d.op != SHMEMI_PROXY_PUT_SIGNAL) || d.pe != c->pe ||
+            d.ctx != c->ctx || c->len != (uint64_t)(n + 1) * p->ring.chunk ||
+            d.target != c->target + c->len || d.more != more - n - 1)
+            command_failed(p, u, &d, "does not continue the put of its batch");
+        c->len += d.len;
+        n++;
+        if (d.op == SHMEMI_PROXY_PUT_SIGNAL) {
+            c->op = d.op;
+            c->operand = d.operand;
+            c->compare = d.compare;
+            c->amo_op = d.amo_op;
+        }
+    }
+    return n;
+}
+
+/* Issues ticket t's command (with the pieces of its batch joined to it), then frees their slots
+ * or answers it. Returns the number of tickets consumed. */
+static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
     const uint32_t s = (uint32_t)(t & (p->ring.n_slots - 1));
     shmemi_proxy_cmd_t c = p->ring.cmd[s];
     shmemi_proxy_slot_t *slot = &p->ring.slot[s];
     unsigned char *data = p->ring.data + (size_t)s * p->ring.chunk;
     validate(p, t, &c);
+    const uint32_t joined = join(p, t, &c);
     shmemi_transport_ctx_t *tctx = ctx_enter(p, t, &c);
     int answered = 0;
     switch (c.op) {
@@ -330,10 +363,13 @@ static void consume(shmemi_proxy_t *p, uint64_t t) {
         break;
     }
     ctx_leave(p);
-    if (answered)
+    if (answered) {
         __atomic_store_n(&slot->done, t + 1, __ATOMIC_RELEASE);
-    else
-        __atomic_store_n(&slot->free, t + p->ring.n_slots, __ATOMIC_RELEASE);
+        return 1;
+    }
+    for (uint32_t i = 0; i <= joined; i++)
+        __atomic_store_n(&slot[i].free, t + i + p->ring.n_slots, __ATOMIC_RELEASE);
+    return joined + 1;
 }
 
 static void *consumer_main(void *arg) {
@@ -343,8 +379,7 @@ static void *consumer_main(void *arg) {
         uint64_t t = p->next;
         const shmemi_proxy_cmd_t *c = &p->ring.cmd[t & (p->ring.n_slots - 1)];
         if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == t + 1) {
-            consume(p, t);
-            __atomic_store_n(&p->next, t + 1, __ATOMIC_RELEASE);
+            __atomic_store_n(&p->next, t + consume(p, t), __ATOMIC_RELEASE);
             idle = 0;
             missing_since = 0;
             continue;

@@ -92,7 +92,7 @@ static uint64_t take(shmemt_proxy_t *p, shmemi_proxy_cmd_t **cmd_p, unsigned cha
  * (shmemi_dproxy_ctx): the handle without its tag bits. */
 static void submit_raw(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, uint64_t ctx, int pe,
                        const void *target, uint64_t len, uint64_t operand, uint64_t compare,
-                       uint32_t amo_op) {
+                       uint32_t amo_op, uint32_t more) {
     cmd->op = op;
     cmd->pe = pe;
     cmd->ctx = ctx;
@@ -101,13 +101,14 @@ static void submit_raw(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, uint64_
     cmd->operand = operand;
     cmd->compare = compare;
     cmd->amo_op = amo_op;
+    cmd->more = more;
     __atomic_store_n(&cmd->seq, t + 1, __ATOMIC_RELEASE);
 }
 static void submit(uint64_t t, shmemi_proxy_cmd_t *cmd, uint32_t op, shmem_ctx_t ctx, int pe,
                    const void *target, uint64_t len, uint64_t operand, uint64_t compare,
                    uint32_t amo_op) {
     submit_raw(t, cmd, op, (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, target, len, operand,
-               compare, amo_op);
+               compare, amo_op, 0);
 }
 
 /* Step 5 for an answered command: the answer, then the slot back. */
@@ -120,17 +121,50 @@ static void release(shmemt_proxy_t *p, uint64_t t, shmemi_proxy_slot_t *slot) {
     __atomic_store_n(&slot->free, t + p->ring.n_slots, __ATOMIC_RELEASE);
 }
 
-EXPORT void shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
-                             size_t len, int pe) {
-    for (size_t done = 0; done < len;) {
-        size_t n = len - done < p->ring.chunk ? len - done : p->ring.chunk;
-        shmemi_proxy_cmd_t *cmd;
-        unsigned char *data;
-        uint64_t t = take(p, &cmd, &data);
-        memcpy(data, (const char *)source + done, n);
-        submit(t, cmd, SHMEMI_PROXY_PUT, ctx, pe, (char *)dest + done, n, 0, 0, 0);
-        done += n;
+/* A put (sig_addr not NULL: a put-with-signal) as a kernel's writers issue it
+ * (shmemi_dproxy_put_batches): batches of consecutive tickets, each piece's command saying how
+ * many of its batch follow it, published first-ticket-last. Returns the operations the consumer
+ * makes of it: one per batch, two where the batch wraps around the ring's end. */
+static unsigned put_batches(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                            size_t len, int pe, uint64_t *sig_addr, uint64_t signal,
+                            uint32_t sig_op) {
+    const size_t chunk = p->ring.chunk;
+    const uint32_t mask = p->ring.n_slots - 1;
+    const uint32_t most =
+        SHMEMI_PROXY_BATCH < p->ring.n_slots / 2 ? SHMEMI_PROXY_BATCH : p->ring.n_slots / 2;
+    size_t left = (len + chunk - 1) / chunk;
+    if (sig_addr && left == 0)
+        left = 1;
+    unsigned ops = 0;
+    for (size_t off = 0; left > 0;) {
+        uint32_t pieces = left < most ? (uint32_t)left : most;
+        uint64_t base = __atomic_fetch_add(p->ring.issue, pieces, __ATOMIC_RELAXED);
+        for (uint32_t j = 0; j < pieces; j++) {
+            size_t o = off + j * chunk;
+            wait_for(p, &p->ring.slot[(base + j) & mask].free, base + j, "slot free for ticket");
+            memcpy(p->ring.data + ((base + j) & mask) * chunk, (const char *)source + o,
+                   len - o < chunk ? len - o : chunk);
+        }
+        int sig = sig_addr && left == pieces;
+        for (uint32_t j = pieces; j-- > 0;) {
+            size_t o = off + j * chunk;
+            int s = sig && j == pieces - 1;
+            submit_raw(base + j, &p->ring.cmd[(base + j) & mask],
+                       s ? SHMEMI_PROXY_PUT_SIGNAL : SHMEMI_PROXY_PUT,
+                       (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, (char *)dest + o,
+                       len - o < chunk ? len - o : chunk, s ? signal : 0,
+                       s ? (uint64_t)(uintptr_t)sig_addr : 0, s ? sig_op : 0, pieces - 1 - j);
+        }
+        ops += 1 + ((base & mask) + pieces - 1 > mask);
+        off += (size_t)pieces * chunk;
+        left -= pieces;
     }
+    return ops;
+}
+
+EXPORT unsigned shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t len, int pe) {
+    return put_batches(p, ctx, dest, source, len, pe, NULL, 0, 0);
 }
 
 EXPORT void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
@@ -164,15 +198,10 @@ EXPORT uint64_t shmemt_proxy_amo(shmemt_proxy_t *p, shmem_ctx_t ctx, uint32_t op
     return old;
 }
 
-EXPORT void shmemt_proxy_put_signal(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
-                                    const void *source, size_t len, uint64_t *sig_addr,
-                                    uint64_t signal, uint32_t sig_op, int pe) {
-    shmemi_proxy_cmd_t *cmd;
-    unsigned char *data;
-    uint64_t t = take(p, &cmd, &data);
-    memcpy(data, source, len);
-    submit(t, cmd, SHMEMI_PROXY_PUT_SIGNAL, ctx, pe, dest, len, signal,
-           (uint64_t)(uintptr_t)sig_addr, sig_op);
+EXPORT unsigned shmemt_proxy_put_signal(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
+                                        const void *source, size_t len, uint64_t *sig_addr,
+                                        uint64_t signal, uint32_t sig_op, int pe) {
+    return put_batches(p, ctx, dest, source, len, pe, sig_addr, signal, sig_op);
 }
 
 EXPORT void shmemt_proxy_fence(shmemt_proxy_t *p, shmem_ctx_t ctx, int pe) {
@@ -195,7 +224,17 @@ EXPORT void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, uint64_t ctx, void 
     shmemi_proxy_cmd_t *cmd;
     unsigned char *data;
     uint64_t t = take(p, &cmd, &data);
-    submit_raw(t, cmd, op, ctx, pe, dest, len, 0, 0, SHMEMI_PROXY_AMO_OP_ADD);
+    submit_raw(t, cmd, op, ctx, pe, dest, len, 0, 0, SHMEMI_PROXY_AMO_OP_ADD, 0);
+}
+
+EXPORT void shmemt_proxy_raw_batch(shmemt_proxy_t *p, void *dest, size_t gap, int pe) {
+    const uint32_t mask = p->ring.n_slots - 1;
+    uint64_t t = __atomic_fetch_add(p->ring.issue, 2, __ATOMIC_RELAXED);
+    for (uint32_t j = 0; j < 2; j++)
+        wait_for(p, &p->ring.slot[(t + j) & mask].free, t + j, "slot free for ticket");
+    submit_raw(t + 1, &p->ring.cmd[(t + 1) & mask], SHMEMI_PROXY_PUT, 0, pe,
+               (char *)dest + p->ring.chunk + gap, 8, 0, 0, 0, 0);
+    submit_raw(t, &p->ring.cmd[t & mask], SHMEMI_PROXY_PUT, 0, pe, dest, p->ring.chunk, 0, 0, 0, 1);
 }
 
 EXPORT void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p) {

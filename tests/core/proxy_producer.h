@@ -19,25 +19,30 @@ shmemt_proxy_t *shmemt_proxy_create(uint32_t n_slots, uint32_t chunk);
 void shmemt_proxy_destroy(shmemt_proxy_t *p);
 
 /* The operations, as a kernel's thread would issue them to a world PE through the proxy. put and
- * put_signal are locally complete at return (in pieces of at most chunk bytes), get and a fetching
- * AMO return their result, quiet returns when the context's earlier commands are complete. */
-void shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
-                      size_t len, int pe);
+ * put_signal are locally complete at return (in batches of pieces of at most chunk bytes, as
+ * kernels write them) and return the number of operations the consumer makes of them (it joins
+ * each batch's pieces, but where the ring wraps); get and a fetching AMO return their result,
+ * quiet returns when the context's earlier commands are complete. */
+unsigned shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                          size_t len, int pe);
 void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
                       size_t len, int pe);
 /* op: SHMEMI_PROXY_AMO_OP_*; size 4 or 8. fetch: wait for and return the old value. */
 uint64_t shmemt_proxy_amo(shmemt_proxy_t *p, shmem_ctx_t ctx, uint32_t op, void *dest,
                           uint64_t operand, uint64_t compare, size_t size, int fetch, int pe);
-/* sig_op: SHMEMI_PROXY_AMO_OP_SET or _ADD. len at most chunk. */
-void shmemt_proxy_put_signal(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
-                             size_t len, uint64_t *sig_addr, uint64_t signal, uint32_t sig_op,
-                             int pe);
+/* sig_op: SHMEMI_PROXY_AMO_OP_SET or _ADD. */
+unsigned shmemt_proxy_put_signal(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t len, uint64_t *sig_addr, uint64_t signal, uint32_t sig_op,
+                                 int pe);
 void shmemt_proxy_fence(shmemt_proxy_t *p, shmem_ctx_t ctx, int pe);
 void shmemt_proxy_quiet(shmemt_proxy_t *p, shmem_ctx_t ctx);
 
 /* Failure cases: a raw command (op, context field and pe as given, len bytes) for the consumer
  * to reject, and a ticket taken and never written (a producer that stopped mid-operation). */
 void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, uint64_t ctx, void *dest, size_t len, int pe);
+/* A batch of two puts whose second does not continue the first: it starts gap bytes past the
+ * first's end. */
+void shmemt_proxy_raw_batch(shmemt_proxy_t *p, void *dest, size_t gap, int pe);
 void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p);
 
 #endif

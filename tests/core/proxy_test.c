@@ -5,15 +5,16 @@
  *  - thread 0: puts of random sizes and offsets to every PE, checked by reading them back after
  *    the barrier; gets of every PE's random pattern; fetch-adds on every PE's counter (its fetched
  *    values only grow); then every AMO, 32 and 64 bit, fetching and not, against a model;
- *  - thread 1: put-with-signal rounds (a payload, then signal ADD 1, then a fence) that the
- *    target's main thread checks when it sees the signal;
+ *  - thread 1: put-with-signal rounds (a payload of 1 byte to two batches of pieces, then signal
+ *    ADD 1) that the target's main thread checks when it sees the signal;
  *  - thread 2: rounds of put (the round number), fence, AMO set of a flag (round + 1): a target
  *    that sees flag v must see a round number of at least v - 1;
  *  - thread 3: the puts and gets of thread 0 on a context of its own, completed by quiet on it.
  * Modes (argv[1]): "all" (the above; argv[2] sets the rounds of threads 0 and 3, 200), "ctx"
  * (contexts that complete independently, over the recording transport: run_contexts), "fence"
  * (a fence orders AMOs over the network before load/store puts: run_fence_mapped), "badpe" (a
- * command to PE 99), "badop" (an unknown command), "badctx" (a context field that is no context),
+ * command to PE 99), "badbatch" (a batch whose second piece does not continue the put of its
+ * first), "badop" (an unknown command), "badctx" (a context field that is no context),
  * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written): the failure
  * modes end the job with the consumer's message; "crossed" (run_crossed). */
 #include <pthread.h>
@@ -34,6 +35,7 @@
 #define REGION 512   /* bytes of inbox per (source PE, thread) */
 #define PATTERN 1024 /* bytes of every PE's pattern for gets */
 #define SIG_ROUNDS 64
+#define SIG_MAX (6 * CHUNK) /* bytes of a put-with-signal at most: two batches */
 #define FENCE_ROUNDS 200
 #define THREADS 4
 
@@ -45,7 +47,7 @@ static unsigned char *pattern; /* [PATTERN] */
 static uint64_t *counter;      /* fetch-adds of every PE's thread 0 and 3 */
 static uint64_t *amo64;        /* [npes]: thread 0's AMO model words */
 static uint32_t *amo32;        /* [npes] */
-static unsigned char *sigbuf;  /* [npes][SIG_ROUNDS][CHUNK] */
+static unsigned char *sigbuf;  /* [npes][SIG_ROUNDS][SIG_MAX] */
 static uint64_t *sig;          /* [npes] */
 static uint64_t *fdata;        /* [npes] */
 static uint64_t *fflag;        /* [npes] */
@@ -168,6 +170,11 @@ static void amo_model(size_t size) {
 
 static unsigned char *mirrors[THREADS];
 
+/* Round r's put-with-signal: 1 to SIG_MAX bytes, every piece count of one and two batches. */
+static size_t sig_len(int r) {
+    return 1 + ((size_t)r * 59) % SIG_MAX;
+}
+
 static void *producer(void *arg) {
     int k = (int)(intptr_t)arg;
     if (k == 0 || k == 3) {
@@ -186,11 +193,11 @@ static void *producer(void *arg) {
     } else if (k == 1) {
         for (int r = 0; r < SIG_ROUNDS; r++) {
             int pe = (me + 1 + r) % npes;
-            unsigned char payload[CHUNK];
-            fill(payload, CHUNK, (uint64_t)(me * SIG_ROUNDS + r) + 7);
-            size_t at = ((size_t)me * SIG_ROUNDS + (size_t)r) * CHUNK;
-            shmemt_proxy_put_signal(proxy, SHMEM_CTX_DEFAULT, sigbuf + at, payload, CHUNK, &sig[me],
-                                    1, SHMEMI_PROXY_AMO_OP_ADD, pe);
+            unsigned char payload[SIG_MAX];
+            fill(payload, sig_len(r), (uint64_t)(me * SIG_ROUNDS + r) + 7);
+            size_t at = ((size_t)me * SIG_ROUNDS + (size_t)r) * SIG_MAX;
+            shmemt_proxy_put_signal(proxy, SHMEM_CTX_DEFAULT, sigbuf + at, payload, sig_len(r),
+                                    &sig[me], 1, SHMEMI_PROXY_AMO_OP_ADD, pe);
         }
         shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
     } else {
@@ -213,17 +220,17 @@ static void check_arrivals(void) {
      * each, so they arrive in order: once n signals from src are here, so are the payloads of its
      * first n rounds to this PE. */
     for (int src = 0; src < npes; src++) {
-        unsigned char payload[CHUNK];
+        unsigned char payload[SIG_MAX];
         uint64_t seen = 0;
         for (int r = 0; r < SIG_ROUNDS; r++) {
             if ((src + 1 + r) % npes != me)
                 continue;
             shmem_uint64_wait_until(&sig[src], SHMEM_CMP_GE, ++seen);
-            fill(payload, CHUNK, (uint64_t)(src * SIG_ROUNDS + r) + 7);
-            CHECK(memcmp(sigbuf + ((size_t)src * SIG_ROUNDS + (size_t)r) * CHUNK, payload, CHUNK) ==
-                      0,
-                  "signal %llu from PE %d (round %d) arrived before its payload",
-                  (unsigned long long)seen, src, r);
+            fill(payload, sig_len(r), (uint64_t)(src * SIG_ROUNDS + r) + 7);
+            CHECK(memcmp(sigbuf + ((size_t)src * SIG_ROUNDS + (size_t)r) * SIG_MAX, payload,
+                         sig_len(r)) == 0,
+                  "signal %llu from PE %d (round %d, %zu bytes) arrived before its payload",
+                  (unsigned long long)seen, src, r, sig_len(r));
         }
     }
     /* Fence: the previous PE's rounds. */
@@ -243,7 +250,7 @@ static void run_all(void) {
     counter = shmem_calloc(1, sizeof(uint64_t));
     amo64 = shmem_calloc((size_t)npes, sizeof(uint64_t));
     amo32 = shmem_calloc((size_t)npes, sizeof(uint32_t));
-    sigbuf = shmem_calloc((size_t)npes * SIG_ROUNDS * CHUNK, 1);
+    sigbuf = shmem_calloc((size_t)npes * SIG_ROUNDS * SIG_MAX, 1);
     sig = shmem_calloc((size_t)npes, sizeof(uint64_t));
     fdata = shmem_calloc((size_t)npes, sizeof(uint64_t));
     fflag = shmem_calloc((size_t)npes, sizeof(uint64_t));
@@ -336,7 +343,7 @@ static void run_crossed(void) {
  * Last, puts on a context E still in the ring when shmem_ctx_destroy(E) is called are complete when
  * it returns. */
 enum { CA, CB, CD, NCTX };
-#define CTX_LEN 200 /* 4 commands of CHUNK bytes */
+#define CTX_LEN 200 /* 4 pieces of at most CHUNK bytes */
 #define DIRECT NCTX /* the region of A's direct host put */
 #define E_LEN (SLOTS * CHUNK)
 static const char *const ctx_names[NCTX] = {"A (private)", "B (BYPASS)", "D (default)"};
@@ -417,8 +424,8 @@ static void *ctx_producer(void *arg) {
         pending += shmemt_recorder_counts(ctx).pending - before;
     }
     fill(data, CTX_LEN, cseed(k));
-    shmemt_proxy_put(proxy, ctx, cregion(k), data, CTX_LEN, next);
-    pending += (CTX_LEN + CHUNK - 1) / CHUNK;
+    /* 4 pieces in one batch: one operation, or two where the batch wraps around the ring. */
+    pending += shmemt_proxy_put(proxy, ctx, cregion(k), data, CTX_LEN, next);
     if (k == CA) {
         shmemt_proxy_amo(proxy, ctx, SHMEMI_PROXY_AMO_OP_ADD, &ccount[me], 1, 0, 8, 0, next);
         pending++;
@@ -553,6 +560,8 @@ int main(int argc, char **argv) {
         static struct shmemi_ctx not_a_context;
         if (strcmp(mode, "badpe") == 0)
             shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, 0, &word, 8, 99);
+        else if (strcmp(mode, "badbatch") == 0)
+            shmemt_proxy_raw_batch(proxy, &word, 8, 1);
         else if (strcmp(mode, "badop") == 0)
             shmemt_proxy_raw(proxy, 42, 0, &word, 8, 1);
         else if (strcmp(mode, "badctx") == 0)

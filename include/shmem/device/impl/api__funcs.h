@@ -106,8 +106,9 @@ SHMEMI_DI void shmemi_api_iput(const char *call, shmem_ctx_t ctx, T *d, const T 
         return;
     if (shmemi_dproxied(pe)) {
         for (size_t i = 0; i < n; i++)
-            shmemi_dproxy_put_thread(call, shmemi_dproxy_ctx(ctx), d + (ptrdiff_t)i * dst,
-                                     s + (ptrdiff_t)i * sst, sizeof(T), pe);
+            shmemi_dproxy_put<SHMEMI_GROUP_THREAD>(call, shmemi_dproxy_ctx(ctx),
+                                                   d + (ptrdiff_t)i * dst, s + (ptrdiff_t)i * sst,
+                                                   sizeof(T), pe);
         if (shmemi_dctx_tag_bypass(ctx))
             shmemi_dtrack_dirty();
         return;
@@ -142,7 +143,7 @@ SHMEMI_DI void shmemi_api_p(const char *call, shmem_ctx_t ctx, T *d, T v, int pe
     pe = shmemi_dctx_pe(ctx, pe);
     if (shmemi_dproxied(pe)) {
         shmemi_dcheck_symmetric(call, d, sizeof(T));
-        shmemi_dproxy_put_thread(call, shmemi_dproxy_ctx(ctx), d, &v, sizeof(T), pe);
+        shmemi_dproxy_put<SHMEMI_GROUP_THREAD>(call, shmemi_dproxy_ctx(ctx), d, &v, sizeof(T), pe);
         if (shmemi_dctx_tag_bypass(ctx))
             shmemi_dtrack_dirty();
         return;

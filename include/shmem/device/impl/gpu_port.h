@@ -356,6 +356,10 @@ SHMEMI_DI int shmemi_lane_id() {
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     return (int)lane;
 }
+/* Lane 0's v, in every lane of the calling warp (every lane calls). */
+SHMEMI_DI uint64_t shmemi_warp_from_lane0(uint64_t v) {
+    return __shfl_sync(0xffffffffu, (unsigned long long)v, 0);
+}
 /* The launch number of the calling grid: distinct for every grid launched in this CUDA context. */
 SHMEMI_DI uint64_t shmemi_grid_id() {
     uint64_t g;
@@ -499,6 +503,9 @@ template <int Scope, typename CT> SHMEMI_DI CT shmemi_ptx_atom_cas_relaxed(CT *p
 #define SHMEMI_WARP_SIZE warpSize
 SHMEMI_DI int shmemi_lane_id() {
     return (int)__lane_id();
+}
+SHMEMI_DI uint64_t shmemi_warp_from_lane0(uint64_t v) {
+    return __shfl((unsigned long long)v, 0);
 }
 SHMEMI_DI uint64_t shmemi_clock_ns() {
     return wall_clock64() * 10; /* 100 MHz constant clock */

@@ -17,6 +17,14 @@
  *     with release.
  *  4. The consumer takes tickets in order: it waits until the command of its next ticket has
  *     seq == next + 1 (acquire), then issues it on the transport.
+ * Batches. A put of several pieces takes up to SHMEMI_PROXY_BATCH consecutive tickets at once
+ * (one fetch-add of their number; never more than half the ring, so that a batch never waits for
+ * a slot that only its own tickets free). Each piece but the last of a batch fills its slot's
+ * payload, and its command says how many tickets after it continue the same put (more). The
+ * producer stores the batch's seq words first-ticket-last, so that a consumer that sees the first
+ * sees them all: it issues consecutive pieces whose slots are consecutive (the ring does not wrap
+ * between them) as one operation of their total length, and frees each slot as in step 5. Only
+ * PUT pieces are batched; the last piece of a put-with-signal is its PUT_SIGNAL.
  *  5. A command that returns nothing (PUT, PUT_SIGNAL, AMO, FENCE) is freed by the consumer once it
  *     no longer needs the slot (a put's source is copied or sent): free = t + n_slots (release).
  *     A command that returns something (GET: payload; AMO_FETCH: result; QUIET: completion) is
@@ -43,6 +51,9 @@
 #define SHMEMI_PROXY_FENCE 6      /* orders the context's commands to pe (-1: to every PE) */
 #define SHMEMI_PROXY_QUIET 7      /* completes the context's commands (pe unused); answered */
 
+/* Tickets a put takes at once, at most (see Batches). */
+#define SHMEMI_PROXY_BATCH 16
+
 /* AMO operations (amo_op, sig_op). */
 #define SHMEMI_PROXY_AMO_OP_FETCH 0
 #define SHMEMI_PROXY_AMO_OP_SET 1
@@ -63,7 +74,7 @@ typedef struct shmemi_proxy_cmd {
     uint64_t operand; /* AMO operand; PUT_SIGNAL: the signal value */
     uint64_t compare; /* AMO CSWAP: the compared value; PUT_SIGNAL: the signal's address */
     uint32_t amo_op;  /* SHMEMI_PROXY_AMO_OP_*: AMO, AMO_FETCH; PUT_SIGNAL: SET or ADD */
-    uint32_t reserved;
+    uint32_t more;    /* PUT: tickets after this one in its batch, continuing the same put */
 } shmemi_proxy_cmd_t;
 
 typedef struct shmemi_proxy_slot {
