@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* How many UCX operations a put-with-signal to registered memory costs the thread that calls it
  * (docs/transports.md, "Put-with-signal"): after no RMA to the PE since its last flush, one active
- * message and nothing else; after a put or a posted AMO, a flush of that endpoint first; above
- * 64 KiB a put, a fence and the signal's AMO. The counts come from this test program itself: it
+ * message and nothing else; after a put or a posted AMO not yet flushed, and above 64 KiB, a put,
+ * a fence and the signal's AMO. The counts come from this test program itself: it
  * defines the UCX functions the plug-in calls (the executable exports them, so they come first in
  * the plug-in's symbol lookup), counts the calls of the thread that asked, and passes each call on
  * to libucp. Two PEs on one host with SHMEM_DISABLE_P2P=1, so that they reach each other through
@@ -159,14 +159,23 @@ int main(void) {
         shmem_putmem(dst, src, 64, 1);
         shmem_putmem_signal(dst + 64, src, 64, &sig, 1, SHMEM_SIGNAL_ADD, 1);
     }
-    expect("a put, then 64 bytes", (counts_t){.am = 1, .put = 1, .flush = 1});
+    expect("a put, then 64 bytes", (counts_t){.put = 2, .amo = 1, .fence = 1});
 
     start();
     if (me == 0) {
         shmem_uint64_atomic_add(&word, 1, 1);
         shmem_putmem_signal(dst, src, 64, &sig, 1, SHMEM_SIGNAL_SET, 1);
     }
-    expect("a posted AMO, then 64 bytes", (counts_t){.am = 1, .amo = 1, .flush = 1});
+    expect("a posted AMO, then 64 bytes", (counts_t){.put = 1, .amo = 2, .fence = 1});
+
+    /* A quiet completes the put: the next is one message again. */
+    start();
+    if (me == 0) {
+        shmem_putmem(dst, src, 64, 1);
+        shmem_quiet();
+        shmem_putmem_signal(dst + 64, src, 64, &sig, 1, SHMEM_SIGNAL_ADD, 1);
+    }
+    expect("a put, a quiet, then 64 bytes", (counts_t){.am = 1, .put = 1, .flush = 1});
 
     start();
     if (me == 0)

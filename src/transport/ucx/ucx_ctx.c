@@ -7,12 +7,11 @@
  *                        context needs, never less)
  *   quiet                ucp_ep_flush_nbx on each endpoint of the context that has issued
  *                        a put, a non-blocking get or a posted AMO since its last flush
- *   put-with-signal      one active message (ucp_am_send_nbx) that the target applies, data then
- *                        signal, after ucp_ep_flush_nbx of the endpoint if the context issued
- *                        a put or posted AMO on it since its last flush, and after the answers
- *                        of its earlier active messages to that PE; above
- *                        UCX_PUT_SIGNAL_AM_MAX bytes (or where UCX's AMOs are not the CPU's)
- *                        put, fence, then the signal's AMO
+ *   put-with-signal      up to UCX_PUT_SIGNAL_AM_MAX bytes, where UCX's AMOs are the CPU's and
+ *                        the context issued no put or posted AMO on the endpoint since its last
+ *                        flush: one active message (ucp_am_send_nbx) that the target applies,
+ *                        data then signal, after the answers of the context's earlier active
+ *                        messages to that PE; otherwise put, fence, then the signal's AMO
  * Operations on a delivered segment of the target (ucx_am.c) are active messages too; where a
  * target has one, or the context has active messages unanswered, fence waits for those answers
  * (and flushes where a delivered segment is involved: ucx_fence). */
@@ -463,18 +462,29 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
 static shmemi_status_t peer_flush(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe,
                                   const char *what);
 
+/* Nonzero when the context issued a put, a non-blocking get or a posted AMO on p since its last
+ * flush. */
+static int peer_rma_pending(ucx_peer_t *p) {
+    return __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE) !=
+           __atomic_load_n(&p->flushed, __ATOMIC_RELAXED);
+}
+
 shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                const void *source, size_t len, int sig_segment, size_t sig_offset,
                                shmemi_amo_op_t sig_op, uint64_t signal, int pe) {
     int delivered = ucx_delivered(segment, pe) && ucx_delivered(sig_segment, pe);
-    if (delivered || (len <= UCX_PUT_SIGNAL_AM_MAX && ucx.cpu_atomics)) {
+    ucx_peer_t *p = ucx_peer_get(t, pe);
+    if (!p)
+        return SHMEMI_ERR_PEER;
+    /* After RMA not yet flushed, put, fence, AMO is the faster way to keep the order: a flush
+     * before the message waits a round trip, while the fence over TCP does not (the putfirst rows
+     * of bench/README.md, "Put-with-signal across hosts"). */
+    if (delivered || (len <= UCX_PUT_SIGNAL_AM_MAX && ucx.cpu_atomics && !peer_rma_pending(p))) {
         /* One message, applied by the target: data, then the signal with release. UCX orders it
          * after neither the context's RMA nor its other messages to pe, so those are completed
-         * first where there are any: the earlier RMA by a flush of the endpoint, the earlier
-         * messages by their answers. */
-        ucx_peer_t *p = ucx_peer_get(t, pe);
-        if (!p)
-            return SHMEMI_ERR_PEER;
+         * first where there are any: the earlier RMA by a flush of the endpoint (delivered
+         * segments only: above, registered memory takes this path only without RMA pending),
+         * the earlier messages by their answers. */
         shmemi_status_t st = peer_flush(t, p, pe, "put-with-signal");
         if (st == SHMEMI_OK)
             st = ucx_am_peer_complete(t, p, pe);
