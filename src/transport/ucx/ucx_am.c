@@ -472,7 +472,7 @@ shmemi_status_t ucx_am_peer_complete(shmemi_transport_ctx_t *t, ucx_peer_t *p, i
     ucx_wait_timer_t timer = {0};
     while (__atomic_load_n(&p->am_done, __ATOMIC_ACQUIRE) !=
            __atomic_load_n(&p->am_sent, __ATOMIC_RELAXED))
-        ucx_wait_step(t, &timer, "put-with-signal after earlier operations", pe);
+        ucx_wait_step(t, &timer, "the answers of earlier operations", pe);
     return SHMEMI_OK;
 }
 
