@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The UCX transport: the process-wide ucp context and default worker, addresses, memory
  * registration, and the plug-in's entry point. */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,25 @@ static shmemi_transport_ops_t ucx_ops;
 
 static void ucx_warn_status(const char *what, ucs_status_t st) {
     ucx_host->warn("ucx", "%s failed: %s", what, ucs_status_string(st));
+}
+
+/* Whether UCX's AMOs here are CPU atomics: it was told so (UCX_ATOMIC_MODE=cpu), or the machine
+ * has no RDMA device (/sys/class/infiniband, which RoCE devices join too), so that UCX's AMOs go
+ * over TCP or shared memory and the target's CPU performs them. UCX 1.13 does not say which
+ * atomics an endpoint uses; a NIC's are not atomic with the CPU's. */
+static int cpu_atomics(void) {
+    const char *mode = getenv("UCX_ATOMIC_MODE");
+    if (mode && strcmp(mode, "cpu") == 0)
+        return 1;
+    DIR *dir = opendir("/sys/class/infiniband");
+    if (!dir)
+        return 1;
+    int devices = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;)
+        if (e->d_name[0] != '.')
+            devices++;
+    closedir(dir);
+    return devices == 0;
 }
 
 static shmemi_status_t ucx_init(void) {
@@ -67,6 +87,7 @@ static shmemi_status_t ucx_init(void) {
         ucx_warn_status("creating the default worker", st);
         return SHMEMI_ERR_IO;
     }
+    ucx.cpu_atomics = cpu_atomics();
     const char *timeout = ucx_host->env_get("SHMEM_NETWORK_TIMEOUT");
     char *end;
     ucx.timeout = strtod(timeout, &end);

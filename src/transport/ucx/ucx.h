@@ -48,6 +48,10 @@ typedef struct {
     uint8_t *peer_any_delivered;
     /* Seconds a blocking operation may wait for a peer; 0: forever. */
     double timeout;
+    /* Nonzero when UCX's AMOs here are CPU atomics (no RDMA device, or UCX_ATOMIC_MODE=cpu), so
+     * that a signal the target applies with its own atomics is atomic with them: put-with-signal
+     * to registered memory may then be one active message (ucx_ctx.c). */
+    int cpu_atomics;
 } ucx_state_t;
 
 extern ucx_state_t ucx;
@@ -63,6 +67,10 @@ typedef struct ucx_peer {
      * endpoints where they differ. */
     unsigned long issued;
     unsigned long flushed;
+    /* Active messages sent on this endpoint that are answered, and the answers that came back
+     * (ucx_am.c). */
+    uint64_t am_sent;
+    uint64_t am_done;
 } ucx_peer_t;
 
 /* The state of one OpenSHMEM context (ucx_ctx.c): its own endpoints on the default worker, so
@@ -146,6 +154,7 @@ void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const cha
  * when it arrives) for get_nbi. */
 typedef struct {
     shmemi_transport_ctx_t *t;
+    int pe; /* the target */
     void *dest;
     size_t len;
     uint64_t value;
@@ -176,6 +185,14 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
                                   int pe);
 /* Returns once every delivered operation t sent is applied at its target. */
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t);
+/* Nonzero while an active message t sent is not yet applied (answered) at its target. */
+static inline int ucx_am_outstanding(shmemi_transport_ctx_t *t) {
+    return __atomic_load_n(&t->am_done, __ATOMIC_ACQUIRE) !=
+           __atomic_load_n(&t->am_sent, __ATOMIC_RELAXED);
+}
+/* Returns once every active message t sent to pe (on p, its endpoint) is applied there: UCX
+ * orders no active messages, so one that must land after them waits for their answers. */
+shmemi_status_t ucx_am_peer_complete(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe);
 /* The seam's put_signal_oneway: one active message, unanswered (ucx_am.c). */
 shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,

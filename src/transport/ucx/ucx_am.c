@@ -44,6 +44,8 @@ typedef struct {
     uint64_t value; /* a fetched value */
     int32_t status; /* shmemi_status_t of the application */
     int32_t is_ack;
+    int32_t pe; /* who answers */
+    int32_t unused;
 } am_answer_t;
 
 /* A request the target has received and not yet applied. */
@@ -223,7 +225,7 @@ int ucx_am_apply(void) {
 static int apply_queue(void) {
     int n = 0;
     /* Acknowledgements of consecutive operations of one context are sent as one. */
-    am_answer_t ack = {.is_ack = 1};
+    am_answer_t ack = {.is_ack = 1, .pe = ucx_host->my_pe};
     int ack_pe = -1;
     am_item_t *item;
     while ((item = queue_pop()) != NULL) {
@@ -246,7 +248,8 @@ static int apply_queue(void) {
         if (r->kind == REQ_ONEWAY) {
             /* Nobody waits for its completion: no answer. */
         } else if (r->answer) {
-            am_answer_t a = {.token = r->token, .value = value, .status = st};
+            am_answer_t a = {
+                .token = r->token, .value = value, .status = st, .pe = ucx_host->my_pe};
             answer_send(r->src_pe, &a, data, r->kind == REQ_GET ? r->len : 0);
         } else {
             if (ack_pe >= 0 && (ack_pe != r->src_pe || ack.token != r->token)) {
@@ -268,16 +271,26 @@ static int apply_queue(void) {
 
 /* ---- the source: answers --------------------------------------------------------------- */
 
+/* Counts count answers from pe on t's endpoint to it, then on t. */
+static void answered(shmemi_transport_ctx_t *t, int pe, uint64_t count) {
+    ucx_peer_t *p =
+        pe >= 0 && pe < ucx_host->n_pes ? __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE) : NULL;
+    if (p)
+        __atomic_fetch_add(&p->am_done, count, __ATOMIC_RELEASE);
+    /* Last: once the counts agree, the context may be destroyed. */
+    __atomic_fetch_add(&t->am_done, count, __ATOMIC_RELEASE);
+}
+
 static void pending_done(ucx_am_pending_t *pending, int status, uint64_t value) {
     shmemi_transport_ctx_t *t = pending->t;
+    int pe = pending->pe;
     pending->value = value;
     pending->status = status;
     if (pending->owned_by_answer)
         free(pending);
     else
         __atomic_store_n(&pending->done, 1, __ATOMIC_RELEASE);
-    /* Last: once the counts agree, the context may be destroyed. */
-    __atomic_fetch_add(&t->am_done, 1, __ATOMIC_RELEASE);
+    answered(t, pe, 1);
 }
 
 static void answer_data_received(void *request, ucs_status_t status, size_t length,
@@ -301,8 +314,7 @@ static ucs_status_t answer_arrived(void *arg, const void *header, size_t header_
     am_answer_t a;
     memcpy(&a, header, sizeof(a));
     if (a.is_ack) {
-        shmemi_transport_ctx_t *t = (shmemi_transport_ctx_t *)(uintptr_t)a.token;
-        __atomic_fetch_add(&t->am_done, a.count, __ATOMIC_RELEASE);
+        answered((shmemi_transport_ctx_t *)(uintptr_t)a.token, a.pe, a.count);
         return UCS_OK;
     }
     ucx_am_pending_t *pending = (ucx_am_pending_t *)(uintptr_t)a.token;
@@ -339,8 +351,10 @@ static shmemi_status_t request_post(shmemi_transport_ctx_t *t, int pe, am_reques
         return SHMEMI_ERR_PEER;
     r->src_pe = ucx_host->my_pe;
     const int oneway = r->kind == REQ_ONEWAY;
-    if (!oneway)
+    if (!oneway) {
+        __atomic_fetch_add(&p->am_sent, 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
+    }
     ucp_request_param_t param = {.op_attr_mask = oneway ? UCP_OP_ATTR_FIELD_FLAGS : 0,
                                  .flags = oneway ? UCP_AM_SEND_FLAG_EAGER : 0};
     return ucx_wait_request(t, ucp_am_send_nbx(p->ep, AM_REQUEST, r, sizeof(*r), data, len, &param),
@@ -375,7 +389,7 @@ shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset
 shmemi_status_t ucx_am_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
                            size_t len, int pe, int nbi) {
     am_request_t r = {.kind = REQ_GET, .segment = segment, .offset = offset, .len = len};
-    ucx_am_pending_t stack = {.t = t, .dest = dest, .len = len}, *pending = &stack;
+    ucx_am_pending_t stack = {.t = t, .pe = pe, .dest = dest, .len = len}, *pending = &stack;
     if (nbi) {
         pending = malloc(sizeof(*pending));
         if (!pending)
@@ -402,7 +416,7 @@ shmemi_status_t ucx_am_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int se
     /* Set waits for its answer, as it does on registered memory (a swap there). */
     if (!fetch_p && op != SHMEMI_AMO_SET)
         return request_send(t, pe, &r, NULL, 0, NULL, "atomic");
-    ucx_am_pending_t pending = {.t = t};
+    ucx_am_pending_t pending = {.t = t, .pe = pe};
     shmemi_status_t st = request_send(t, pe, &r, NULL, 0, &pending, "atomic");
     if (st == SHMEMI_OK)
         st = pending_wait(t, &pending, "atomic", pe);
@@ -451,6 +465,14 @@ shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
     while (__atomic_load_n(&t->am_done, __ATOMIC_ACQUIRE) !=
            __atomic_load_n(&t->am_sent, __ATOMIC_RELAXED))
         ucx_wait_step(t, &timer, "quiet of delivered operations", -1);
+    return SHMEMI_OK;
+}
+
+shmemi_status_t ucx_am_peer_complete(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe) {
+    ucx_wait_timer_t timer = {0};
+    while (__atomic_load_n(&p->am_done, __ATOMIC_ACQUIRE) !=
+           __atomic_load_n(&p->am_sent, __ATOMIC_RELAXED))
+        ucx_wait_step(t, &timer, "the answers of earlier operations", pe);
     return SHMEMI_OK;
 }
 

@@ -7,9 +7,14 @@
  *                        context needs, never less)
  *   quiet                ucp_ep_flush_nbx on each endpoint of the context that has issued
  *                        a put, a non-blocking get or a posted AMO since its last flush
- *   put-with-signal      put, ucp_worker_fence, then the signal's AMO
- * Operations on a delivered segment of the target (ucx_am.c) are active messages instead; where a
- * target has one, fence waits for those answers and flushes (ucx_fence). */
+ *   put-with-signal      up to UCX_PUT_SIGNAL_AM_MAX bytes, where UCX's AMOs are the CPU's and
+ *                        the context issued no put or posted AMO on the endpoint since its last
+ *                        flush: one active message (ucp_am_send_nbx) that the target applies,
+ *                        data then signal, after the answers of the context's earlier active
+ *                        messages to that PE; otherwise put, fence, then the signal's AMO
+ * Operations on a delivered segment of the target (ucx_am.c) are active messages too; where a
+ * target has one, or the context has active messages unanswered, fence waits for those answers
+ * (and flushes where a delivered segment is involved: ucx_fence). */
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,12 +452,47 @@ shmemi_status_t ucx_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segme
     return st;
 }
 
+/* The largest payload that put-with-signal to registered memory sends in its one active message;
+ * above it the data goes as a put (zero-copy RMA), then a fence and the signal's AMO. Chosen from
+ * put_signal_latency across two hosts over TCP (bench/README.md, "Put-with-signal across
+ * hosts"). */
+#define UCX_PUT_SIGNAL_AM_MAX (64u * 1024u)
+
+/* Completes what the context issued on p that only a flush completes (puts, posted AMOs). */
+static shmemi_status_t peer_flush(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe,
+                                  const char *what);
+
+/* Nonzero when the context issued a put, a non-blocking get or a posted AMO on p since its last
+ * flush. */
+static int peer_rma_pending(ucx_peer_t *p) {
+    return __atomic_load_n(&p->issued, __ATOMIC_ACQUIRE) !=
+           __atomic_load_n(&p->flushed, __ATOMIC_RELAXED);
+}
+
 shmemi_status_t ucx_put_signal(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                const void *source, size_t len, int sig_segment, size_t sig_offset,
                                shmemi_amo_op_t sig_op, uint64_t signal, int pe) {
-    if (ucx_delivered(segment, pe) && ucx_delivered(sig_segment, pe))
+    int delivered = ucx_delivered(segment, pe) && ucx_delivered(sig_segment, pe);
+    ucx_peer_t *p = ucx_peer_get(t, pe);
+    if (!p)
+        return SHMEMI_ERR_PEER;
+    /* After RMA not yet flushed, put, fence, AMO is the faster way to keep the order: a flush
+     * before the message waits a round trip, while the fence over TCP does not (the putfirst rows
+     * of bench/README.md, "Put-with-signal across hosts"). */
+    if (delivered || (len <= UCX_PUT_SIGNAL_AM_MAX && ucx.cpu_atomics && !peer_rma_pending(p))) {
+        /* One message, applied by the target: data, then the signal with release. UCX orders it
+         * after neither the context's RMA nor its other messages to pe, so those are completed
+         * first where there are any: the earlier RMA by a flush of the endpoint (delivered
+         * segments only: above, registered memory takes this path only without RMA pending),
+         * the earlier messages by their answers. */
+        shmemi_status_t st = peer_flush(t, p, pe, "put-with-signal");
+        if (st == SHMEMI_OK)
+            st = ucx_am_peer_complete(t, p, pe);
+        if (st != SHMEMI_OK)
+            return st;
         return ucx_am_put_signal(t, segment, offset, source, len, sig_segment, sig_offset, sig_op,
                                  signal, pe);
+    }
     shmemi_status_t st = ucx_put(t, segment, offset, source, len, pe);
     if (st != SHMEMI_OK)
         return st;
@@ -480,7 +520,8 @@ static int fence_waits(int pe) {
  * its protocols (a rendezvous message lands when its data has been pulled). So where pe has a
  * delivered segment, the fence completes what the context issued: the delivered operations are
  * applied (their answers are in) and the endpoint to pe is flushed, so that neither kind can
- * pass the other. */
+ * pass the other. Elsewhere the context's active messages (put-with-signal to registered memory)
+ * are applied first where any are unanswered, and ucp_worker_fence orders the rest. */
 shmemi_status_t ucx_fence(shmemi_transport_ctx_t *t, int pe) {
     if (fence_waits(pe)) {
         shmemi_status_t result = ucx_am_complete(t);
@@ -495,6 +536,14 @@ shmemi_status_t ucx_fence(shmemi_transport_ctx_t *t, int pe) {
             st = SHMEMI_OK;
         }
         return result != SHMEMI_OK ? result : st;
+    }
+    if (ucx_am_outstanding(t)) {
+        ucx_peer_t *p = pe >= 0 ? __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE) : NULL;
+        shmemi_status_t st = pe < 0 ? ucx_am_complete(t)
+                             : p    ? ucx_am_peer_complete(t, p, pe)
+                                    : SHMEMI_OK;
+        if (st != SHMEMI_OK)
+            return st;
     }
     ucs_status_t st = ucp_worker_fence(t->worker);
     return st == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER;
@@ -574,20 +623,28 @@ shmemi_status_t ucx_quiet(shmemi_transport_ctx_t *t) {
     return result;
 }
 
-/* Completes what the context issued to pe: a flush of its endpoint when it issued something since
- * the last one, and the context's delivered operations where pe has a delivered segment. */
-shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
-    shmemi_status_t result = fence_waits(pe) ? ucx_am_complete(t) : SHMEMI_OK;
-    ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
-    if (!p)
-        return result;
+static shmemi_status_t peer_flush(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe,
+                                  const char *what) {
     unsigned long count;
     void *req = flush_begin(p, &count);
     if (req == NULL)
-        return result;
-    shmemi_status_t st = ucx_wait_request(t, req, "quiet", pe);
+        return SHMEMI_OK;
+    shmemi_status_t st = ucx_wait_request(t, req, what, pe);
     if (st == SHMEMI_OK)
         flushed(p, count);
+    return st;
+}
+
+/* Completes what the context issued to pe: a flush of its endpoint when it issued something since
+ * the last one, and the context's active messages where pe has a delivered segment or some are
+ * unanswered. */
+shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
+    shmemi_status_t result =
+        fence_waits(pe) || ucx_am_outstanding(t) ? ucx_am_complete(t) : SHMEMI_OK;
+    ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
+    if (!p)
+        return result;
+    shmemi_status_t st = peer_flush(t, p, pe, "quiet");
     return result != SHMEMI_OK ? result : st;
 }
 
