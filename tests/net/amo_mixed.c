@@ -9,19 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "net_mix.h"
+
 #define ROUNDS 100
 
 static uint64_t sum64;
 static uint32_t sum32;
 static long owner = -1;
 static long in_section;
-
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
-}
 
 int main(void) {
     shmem_init();
@@ -31,9 +26,9 @@ int main(void) {
         fprintf(stderr, "PE %d: shmem_calloc failed\n", me);
         return 1;
     }
-    uint64_t seed = mix((uint64_t)me * 0x9e3779b97f4a7c15ull + 12345), mine = 0;
+    uint64_t seed = net_mix((uint64_t)me * 0x9e3779b97f4a7c15ull + 12345), mine = 0;
     for (int i = 0; i < ROUNDS; i++) {
-        uint64_t v = mix(seed + (uint64_t)i) % 1000 + 1;
+        uint64_t v = net_mix(seed + (uint64_t)i) % 1000 + 1;
         switch (i % 3) {
         case 0:
             shmem_uint64_atomic_add(&sum64, v, 0);

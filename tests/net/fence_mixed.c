@@ -12,18 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "net_mix.h"
+
 #define ROUNDS 2000
 
 static uint64_t word;
 static uint64_t sum_seen;
 static uint64_t sig;
-
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
-}
 
 int main(void) {
     shmem_init();
@@ -46,7 +41,7 @@ int main(void) {
         shmem_ctx_t c = use_ctx ? ctx : SHMEM_CTX_DEFAULT;
         if (me % 2 == 0) {
             int peer = me + 1;
-            uint64_t v = mix((uint64_t)me * 7919 + (uint64_t)i) % 1000 + 1;
+            uint64_t v = net_mix((uint64_t)me * 7919 + (uint64_t)i) % 1000 + 1;
             sum += v;
             shmem_ctx_uint64_atomic_add(c, &word, v, peer);
             shmem_ctx_fence(c);
@@ -56,7 +51,7 @@ int main(void) {
             else
                 shmem_ctx_uint64_p(c, &sum_seen, sum, peer);
         } else {
-            sum += mix((uint64_t)(me - 1) * 7919 + (uint64_t)i) % 1000 + 1;
+            sum += net_mix((uint64_t)(me - 1) * 7919 + (uint64_t)i) % 1000 + 1;
             if (phase == 2)
                 shmem_signal_wait_until(&sig, SHMEM_CMP_GE, (uint64_t)i + 1);
             else

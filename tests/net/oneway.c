@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "net_mix.h"
+
 #define ROUNDS 300
 #define MESSAGES 16
 #define MAX_LEN 8192
@@ -28,18 +30,9 @@ void oneway_probe_progress(void);
 /* Symmetric, for the reduction of the counts of bad messages. */
 static long bad_all, bad_sum;
 
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 /* The length and the bytes of message k of round r from PE from: both sides compute them. */
 static size_t message_len(uint64_t seed, int from, int r, int k) {
-    uint64_t x = mix(seed ^ ((uint64_t)from << 48) ^ ((uint64_t)r << 16) ^ (uint64_t)k);
+    uint64_t x = net_mix(seed ^ ((uint64_t)from << 48) ^ ((uint64_t)r << 16) ^ (uint64_t)k);
     switch (x % 4) {
     case 0:
         return 0;
@@ -53,8 +46,8 @@ static size_t message_len(uint64_t seed, int from, int r, int k) {
 }
 
 static unsigned char message_byte(uint64_t seed, int from, int r, int k, size_t i) {
-    return (unsigned char)mix(seed + ((uint64_t)from << 40) + ((uint64_t)r << 24) +
-                              ((uint64_t)k << 14) + i);
+    return (unsigned char)net_mix(seed + ((uint64_t)from << 40) + ((uint64_t)r << 24) +
+                                  ((uint64_t)k << 14) + i);
 }
 
 /* What the checker thread needs, set before it starts. */
@@ -79,7 +72,7 @@ static void *checker_main(void *arg) {
         while (__atomic_load_n(&round_go, __ATOMIC_ACQUIRE) < r + 1)
             pause_step();
         /* Received in a random order: any arrival order is allowed. */
-        int first = (int)(mix(s + (uint64_t)r) % MESSAGES);
+        int first = (int)(net_mix(s + (uint64_t)r) % MESSAGES);
         for (int j = 0; j < MESSAGES; j++) {
             int k = (first + j) % MESSAGES;
             while (__atomic_load_n(&sig[k], __ATOMIC_ACQUIRE) < (uint64_t)r + 1)
@@ -130,7 +123,7 @@ int main(void) {
         return 0;
     }
     if (me == 0)
-        *seed = mix((uint64_t)time(NULL));
+        *seed = net_mix((uint64_t)time(NULL));
     shmem_barrier_all();
     s = shmem_uint64_atomic_fetch(seed, 0);
     shmem_barrier_all();

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net_mix.h"
+
 #define MAX_OPS 8
 #define SLOTS (MAX_OPS + 1) /* the plan's blocks and the ending's */
 #define SLOT_BYTES 300000
@@ -35,18 +37,9 @@ static uint64_t op_sig[MAX_OPS];
 static uint64_t round_sig;
 static uint64_t go_on;
 
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 /* Word w of the payload of operation op in round r: never zero, different per round and op. */
 static uint64_t word(int pair, int r, int op, size_t w) {
-    uint64_t v = mix(((uint64_t)pair << 48) ^ ((uint64_t)r << 24) ^ ((uint64_t)op << 20) ^ w);
+    uint64_t v = net_mix(((uint64_t)pair << 48) ^ ((uint64_t)r << 24) ^ ((uint64_t)op << 20) ^ w);
     return v ? v : 1;
 }
 
@@ -60,16 +53,16 @@ typedef struct {
 } plan_t;
 
 static plan_t plan_make(int pair, int r) {
-    uint64_t s = mix(((uint64_t)pair << 32) ^ (uint64_t)r ^ 0x5eedull);
+    uint64_t s = net_mix(((uint64_t)pair << 32) ^ (uint64_t)r ^ 0x5eedull);
     plan_t p;
     p.n_ops = 1 + (int)(s % MAX_OPS);
     for (int i = 0; i < p.n_ops; i++) {
-        s = mix(s + 1);
+        s = net_mix(s + 1);
         p.kind[i] = (int)(s % OP_KINDS);
         p.size[i] = sizes[(s >> 8) % N_SIZES];
         p.value[i] = 1 + ((s >> 16) % 1000);
     }
-    s = mix(s + 1);
+    s = net_mix(s + 1);
     p.end = (int)(s % END_KINDS);
     p.end_size = sizes[(s >> 8) % N_SIZES];
     return p;
