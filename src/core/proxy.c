@@ -43,10 +43,6 @@ _Static_assert(SHMEMI_PROXY_AMO_OP_FETCH == SHMEMI_AMO_FETCH &&
 /* The name proxy messages carry in place of an API call. */
 #define CALL "shmem_proxy"
 
-/* Payload the consumer sends over the network before it waits until those sends have left and
- * frees their slots (at most half the ring's slots, too). */
-#define HELD_BYTES (1u << 20)
-
 /* Idle polls before the thread yields, and before it sleeps between polls; the sleep. */
 #define SPIN_POLLS 4096
 #define YIELD_POLLS 65536
@@ -66,15 +62,7 @@ struct shmemi_proxy {
     /* The context object the command being issued uses (NULL: none, or the default context). */
     const struct shmemi_ctx *using;
     const struct shmemi_ctx *known[KNOWN_CACHE]; /* the consumer thread's alone */
-    /* Tickets [held, held + n_held): PUTs sent over the network with put_nbi, on transport state
-     * held_tctx of context field held_ctx, whose slots are freed once put_nbi_sent says that
-     * their payloads left (release_held); held_bytes of payload. The consumer thread's alone. */
-    uint64_t held;
-    uint32_t n_held;
-    size_t held_bytes;
-    uint64_t held_ctx;
-    shmemi_transport_ctx_t *held_tctx;
-    struct shmemi_proxy *next_proxy; /* in the list of running consumers */
+    struct shmemi_proxy *next_proxy;             /* in the list of running consumers */
 };
 
 /* Running consumers, for drain and retire. */
@@ -301,58 +289,6 @@ static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
     }
 }
 
-/* Waits until the held PUTs' payloads have left (the transport reads them no more), then frees
- * their slots and leaves their context. */
-static void release_held(shmemi_proxy_t *p) {
-    if (p->n_held == 0)
-        return;
-    const shmemi_transport_ops_t *net = shmemi_transport_net;
-    shmemi_status_t st = net->put_nbi_sent(p->held_tctx);
-    if (st != SHMEMI_OK) {
-        char state[256];
-        shmemi_proxy_describe(p, state, sizeof(state));
-        shmemi_fatal(CALL,
-                     "PUTs of tickets %llu to %llu: transport %s failed to send them (status "
-                     "%d); %s",
-                     (unsigned long long)p->held, (unsigned long long)(p->held + p->n_held - 1),
-                     net->name, (int)st, state);
-    }
-    for (uint32_t i = 0; i < p->n_held; i++) {
-        const uint64_t t = p->held + i;
-        __atomic_store_n(&p->ring.slot[t & (p->ring.n_slots - 1)].free, t + p->ring.n_slots,
-                         __ATOMIC_RELEASE);
-    }
-    p->n_held = 0;
-    p->held_bytes = 0;
-    ctx_leave(p);
-}
-
-/* Nonzero when c is a PUT that the network transport carries (its target is not mapped): the
- * consumer sends it with put_nbi and holds it (hold). Its segment and offset in *seg_p, *off_p. */
-static int holdable(const shmemi_proxy_cmd_t *c, int *seg_p, size_t *off_p) {
-    return c->op == SHMEMI_PROXY_PUT && shmemi_transport_net != NULL &&
-           shmemi_ptr((const void *)(uintptr_t)c->target, c->pe) == NULL &&
-           route(c, c->target, 0, seg_p, off_p) == shmemi_transport_net;
-}
-
-/* Sends holdable PUT c (tickets t to t + pieces - 1, joined; they follow the held ones) with
- * put_nbi, so that the consumer goes on to the next command while it leaves; its slots are
- * freed, and its context left, by release_held. */
-static void hold(shmemi_proxy_t *p, uint64_t t, uint32_t pieces, const shmemi_proxy_cmd_t *c,
-                 shmemi_transport_ctx_t *tctx, int seg, size_t off, unsigned char *data) {
-    const shmemi_transport_ops_t *net = shmemi_transport_net;
-    check_status(p, t, c, net, net->put_nbi(tctx, seg, off, data, c->len, c->pe));
-    if (p->n_held == 0) {
-        p->held = t;
-        p->held_ctx = c->ctx;
-        p->held_tctx = tctx;
-    }
-    p->n_held += pieces;
-    p->held_bytes += c->len;
-    if (p->held_bytes >= HELD_BYTES || p->n_held >= p->ring.n_slots / 2)
-        release_held(p);
-}
-
 /* Joins to c, ticket t's command, the pieces of its batch that follow it in the next slots
  * (proxy__types.h, Batches), so that they are issued as one: c's length grows by theirs, and a
  * PUT_SIGNAL that ends the batch makes c one. Stops where the ring wraps (the payloads are no
@@ -393,21 +329,10 @@ static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
     unsigned char *data = p->ring.data + (size_t)s * p->ring.chunk;
     validate(p, t, &c);
     const uint32_t joined = join(p, t, &c);
-    /* Held PUTs are followed only by held PUTs of their context (the held tickets stay one run,
-     * and the context the one in use); anything else may depend on them. */
-    int seg = 0;
-    size_t off = 0;
-    const int held = holdable(&c, &seg, &off);
-    if (!held || c.ctx != p->held_ctx)
-        release_held(p);
     shmemi_transport_ctx_t *tctx = ctx_enter(p, t, &c);
     int answered = 0;
     switch (c.op) {
     case SHMEMI_PROXY_PUT:
-        if (held) {
-            hold(p, t, joined + 1, &c, tctx, seg, off, data);
-            return joined + 1;
-        }
         do_rma(p, t, &c, tctx, data, 0);
         break;
     case SHMEMI_PROXY_PUT_SIGNAL:
@@ -460,9 +385,7 @@ static void *consumer_main(void *arg) {
             continue;
         }
         /* Ticket t is not written yet: taken by a producer that is still writing it, or not
-         * taken at all. Meanwhile the held PUTs are sent, and their slots freed (a producer may
-         * be waiting for one). */
-        release_held(p);
+         * taken at all. */
         if (__atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE) > t) {
             uint64_t now = now_ns();
             if (missing_since == 0)

@@ -6,7 +6,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <shmem/impl/ctx__types.h>
 
@@ -20,7 +19,6 @@ typedef struct {
     int pe;
     size_t offset, len;
     unsigned char *data;
-    const void *unsent; /* put_nbi: its source, read only when it is sent (put_nbi_sent, quiet) */
     shmemi_amo_op_t op;
     uint64_t operand;
     size_t size;       /* AMO: 4 or 8 */
@@ -83,37 +81,8 @@ static shmemi_status_t add(shmemi_transport_ctx_t *t, pending_op_t o, const void
     return SHMEMI_OK;
 }
 
-/* Reads the sources of t's put_nbi operations not read yet, as a network transport sends them
- * some time after put_nbi returned; t's lock is held. */
-static shmemi_status_t send_unsent(shmemi_transport_ctx_t *t) {
-    for (size_t i = 0; i < t->n_ops; i++) {
-        pending_op_t *o = &t->ops[i];
-        if (o->unsent == NULL)
-            continue;
-        o->data = malloc(o->len);
-        if (o->data == NULL)
-            return SHMEMI_ERR_NOMEM;
-        memcpy(o->data, o->unsent, o->len);
-        o->unsent = NULL;
-    }
-    return SHMEMI_OK;
-}
-
-static shmemi_status_t rec_put_nbi_sent(shmemi_transport_ctx_t *t) {
-    /* Sending takes a while, as a network's does: a slot freed before this returns is written
-     * again by then. */
-    struct timespec ts = {0, 200000};
-    nanosleep(&ts, NULL);
-    pthread_mutex_lock(&t->lock);
-    shmemi_status_t st = send_unsent(t);
-    t->counts.sent++;
-    pthread_mutex_unlock(&t->lock);
-    return st;
-}
-
 static void quiet_one(shmemi_transport_ctx_t *t) {
     pthread_mutex_lock(&t->lock);
-    (void)send_unsent(t);
     for (size_t i = 0; i < t->n_ops; i++) {
         deliver(&t->ops[i]);
         free(t->ops[i].data);
@@ -128,7 +97,6 @@ static void quiet_one(shmemi_transport_ctx_t *t) {
 /* Delivers t's pending operations to pe, in order; the others stay pending. */
 static shmemi_status_t rec_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
     pthread_mutex_lock(&t->lock);
-    (void)send_unsent(t);
     size_t kept = 0;
     for (size_t i = 0; i < t->n_ops; i++) {
         if (t->ops[i].pe != pe) {
@@ -215,16 +183,6 @@ static shmemi_status_t rec_put(shmemi_transport_ctx_t *t, int segment, size_t of
         return SHMEMI_ERR_INVALID;
     pending_op_t o = {.kind = PUT, .pe = pe, .offset = offset, .len = len};
     return add(t, o, source);
-}
-
-/* A put whose source is read later, when it is sent (put_nbi_sent or a quiet): a consumer that
- * reuses the source before put_nbi_sent returns delivers what it wrote there since. */
-static shmemi_status_t rec_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
-                                   const void *source, size_t len, int pe) {
-    if (remote(segment, offset, len, pe) == NULL)
-        return SHMEMI_ERR_INVALID;
-    pending_op_t o = {.kind = PUT, .pe = pe, .offset = offset, .len = len, .unsent = source};
-    return add(t, o, NULL);
 }
 
 /* Gets are done at once: they read what quiets delivered so far. */
@@ -316,8 +274,7 @@ static const shmemi_transport_ops_t recorder_ops = {
     .ctx_create = rec_ctx_create,
     .ctx_destroy = rec_ctx_destroy,
     .put = rec_put,
-    .put_nbi = rec_put_nbi,
-    .put_nbi_sent = rec_put_nbi_sent,
+    .put_nbi = rec_put,
     .get = rec_get,
     .get_nbi = rec_get,
     .amo = rec_amo,

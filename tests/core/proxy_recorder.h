@@ -6,9 +6,8 @@
  * host calls send every operation on the heap of another PE to it, with the transport state of
  * their context. There, puts, put-with-signal and non-fetching AMOs stay pending in that state
  * until a quiet of the same state (or of every state) delivers them, in the order they were
- * issued; gets and fetching AMOs are done at once. A put_nbi reads its source only when it is
- * sent (put_nbi_sent, or a quiet), as a network transport may. So whether a quiet completed an
- * operation is a fact in memory, not a matter of timing. */
+ * issued; gets and fetching AMOs are done at once. So whether a quiet completed an operation is
+ * a fact in memory, not a matter of timing. */
 #ifndef SHMEMT_PROXY_RECORDER_H
 #define SHMEMT_PROXY_RECORDER_H
 
@@ -17,9 +16,9 @@
 #include <shmem.h>
 
 /* What a context's transport state has seen: operations pending now, delivered by its quiets,
- * and the quiets, fences, quiets to one PE and put_nbi_sent calls it received. */
+ * and the quiets, fences and quiets to one PE it received. */
 typedef struct {
-    uint64_t pending, delivered, quiets, fences, pe_quiets, sent;
+    uint64_t pending, delivered, quiets, fences, pe_quiets;
 } shmemt_recorder_counts_t;
 
 /* Install before any context (but the default one) is created and before any thread but the

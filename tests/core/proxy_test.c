@@ -16,8 +16,7 @@
  * command to PE 99), "badbatch" (a batch whose second piece does not continue the put of its
  * first), "badop" (an unknown command), "badctx" (a context field that is no context),
  * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written): the failure
- * modes end the job with the consumer's message; "crossed" (run_crossed); "held" (network puts
- * whose slots the consumer frees only once they are sent: run_held). */
+ * modes end the job with the consumer's message; "crossed" (run_crossed). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -534,58 +533,6 @@ static void run_fence_mapped(void) {
     shmem_free(counter);
 }
 
-/* Mode "held": puts over the recording transport, whose put_nbi reads its source only when it is
- * sent: HELD_THREADS threads stream puts of 1 byte to two batches of random data through the small
- * ring (every slot reused over and over) to their own regions at the next PE; after the quiet,
- * the target's regions must hold the last data of each. A consumer that freed a slot before the
- * transport had sent its payload would deliver what a later put wrote into the slot. */
-#define HELD_THREADS 3
-#define HELD_LEN (2 * 4 * CHUNK)
-#define HELD_ROUNDS 400
-static unsigned char *hbuf; /* [npes][HELD_THREADS][HELD_LEN] by source PE */
-
-static void *held_producer(void *arg) {
-    int k = (int)(intptr_t)arg, next = (me + 1) % npes;
-    unsigned char *mine = hbuf + ((size_t)me * HELD_THREADS + (size_t)k) * HELD_LEN;
-    unsigned char data[HELD_LEN];
-    uint64_t s = 0x51ed5eedull * (uint64_t)(me * HELD_THREADS + k + 1);
-    for (int r = 0; r < HELD_ROUNDS; r++) {
-        size_t len = 1 + next_rand(&s) % HELD_LEN;
-        fill(data, len, next_rand(&s));
-        shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, mine, data, len, next);
-        memcpy(mirrors[k], data, len);
-    }
-    return NULL;
-}
-
-static void run_held(void) {
-    hbuf = shmem_calloc((size_t)npes * HELD_THREADS * HELD_LEN, 1);
-    for (int k = 0; k < HELD_THREADS; k++)
-        mirrors[k] = calloc(1, HELD_LEN);
-    shmem_barrier_all();
-    shmemt_recorder_counts_t before = shmemt_recorder_counts(SHMEM_CTX_DEFAULT);
-    pthread_t threads[HELD_THREADS];
-    for (int k = 0; k < HELD_THREADS; k++)
-        pthread_create(&threads[k], NULL, held_producer, (void *)(intptr_t)k);
-    for (int k = 0; k < HELD_THREADS; k++)
-        pthread_join(threads[k], NULL);
-    shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
-    shmemt_recorder_counts_t after = shmemt_recorder_counts(SHMEM_CTX_DEFAULT);
-    CHECK(after.sent > before.sent, "the consumer never waited for its puts to be sent");
-    int next = (me + 1) % npes;
-    for (int k = 0; k < HELD_THREADS; k++) {
-        const unsigned char *at =
-            shmemt_recorder_peek(hbuf + ((size_t)me * HELD_THREADS + (size_t)k) * HELD_LEN, next);
-        size_t bad = 0;
-        for (size_t i = 0; i < HELD_LEN; i++)
-            bad += at[i] != mirrors[k][i];
-        CHECK(bad == 0, "thread %d: %zu of %d bytes at PE %d are not what its puts wrote last", k,
-              bad, HELD_LEN, next);
-        free(mirrors[k]);
-    }
-    shmem_barrier_all();
-}
-
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "all";
     if (argc > 2)
@@ -594,8 +541,7 @@ int main(int argc, char **argv) {
     me = shmem_my_pe();
     npes = shmem_n_pes();
     const int fence_mapped = strcmp(mode, "fence") == 0;
-    const int held = strcmp(mode, "held") == 0;
-    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped || held;
+    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped;
     if (fence_mapped)
         shmemt_recorder_install_amos();
     else if (recorded)
@@ -607,8 +553,6 @@ int main(int argc, char **argv) {
         run_crossed();
     } else if (fence_mapped) {
         run_fence_mapped();
-    } else if (held) {
-        run_held();
     } else if (recorded) {
         run_contexts();
     } else if (me == 0) {
