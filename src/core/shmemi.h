@@ -397,10 +397,6 @@ typedef struct shmemi_transport_ops {
                            const void *source, size_t len, int pe);
     shmemi_status_t (*put_nbi)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                                const void *source, size_t len, int pe);
-    /* Returns once the source of every put_nbi the context issued may be reused (local
-     * completion; quiet is remote completion). The proxy's consumer sends a ring slot's payload
-     * with put_nbi and frees the slot after this. */
-    shmemi_status_t (*put_nbi_sent)(shmemi_transport_ctx_t *tctx);
     shmemi_status_t (*get)(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
                            size_t len, int pe);
     shmemi_status_t (*get_nbi)(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
@@ -466,8 +462,6 @@ void shmemi_transport_no_ctx_destroy(shmemi_transport_ctx_t *tctx);
 shmemi_status_t shmemi_transport_unsupported_put(shmemi_transport_ctx_t *tctx, int segment,
                                                  size_t offset, const void *source, size_t len,
                                                  int pe);
-/* put_nbi_sent of a transport whose put_nbi is locally complete at return. */
-shmemi_status_t shmemi_transport_sent_at_return(shmemi_transport_ctx_t *tctx);
 shmemi_status_t shmemi_transport_unsupported_get(shmemi_transport_ctx_t *tctx, void *dest,
                                                  int segment, size_t offset, size_t len, int pe);
 shmemi_status_t shmemi_transport_unsupported_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op,

@@ -169,7 +169,6 @@ static const struct {
     SLOT(ctx_destroy),
     SLOT(put),
     SLOT(put_nbi),
-    SLOT(put_nbi_sent),
     SLOT(get),
     SLOT(get_nbi),
     SLOT(amo),
@@ -246,11 +245,6 @@ shmemi_status_t shmemi_transport_unsupported_put(shmemi_transport_ctx_t *tctx, i
                                                  int pe) {
     (void)tctx, (void)segment, (void)offset, (void)source, (void)len, (void)pe;
     return SHMEMI_ERR_UNSUPPORTED;
-}
-
-shmemi_status_t shmemi_transport_sent_at_return(shmemi_transport_ctx_t *tctx) {
-    (void)tctx;
-    return SHMEMI_OK;
 }
 
 shmemi_status_t shmemi_transport_unsupported_get(shmemi_transport_ctx_t *tctx, void *dest,

@@ -370,7 +370,6 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .ctx_destroy = shmemi_transport_no_ctx_destroy,
     .put = ipc_put,
     .put_nbi = ipc_put,
-    .put_nbi_sent = shmemi_transport_sent_at_return,
     .get = ipc_get,
     .get_nbi = ipc_get,
     .amo = ipc_amo,

@@ -395,7 +395,6 @@ static shmemi_transport_ops_t ucx_ops = {
     .ctx_destroy = ucx_ctx_destroy,
     .put = ucx_put,
     .put_nbi = ucx_put_nbi,
-    .put_nbi_sent = ucx_put_nbi_sent,
     .get = ucx_get,
     .get_nbi = ucx_get_nbi,
     .amo = ucx_amo,

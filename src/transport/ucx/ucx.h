@@ -86,10 +86,6 @@ struct shmemi_transport_ctx {
      * targets once applied; quiet waits until the two agree. */
     uint64_t am_sent;
     uint64_t am_done;
-    /* put_nbi sends whose source UCX may still read (not locally complete), and whether one of
-     * them failed: put_nbi_sent waits until none is left (ucx_ctx.c). */
-    uint64_t nbi_unsent;
-    int nbi_failed;
     struct shmemi_transport_ctx *next; /* every live context, for quiet(NULL) */
 };
 
@@ -123,8 +119,6 @@ shmemi_status_t ucx_put(shmemi_transport_ctx_t *tctx, int segment, size_t offset
                         const void *source, size_t len, int pe);
 shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                             const void *source, size_t len, int pe);
-/* The seam's put_nbi_sent: waits until UCX reads the source of no put_nbi of t any more. */
-shmemi_status_t ucx_put_nbi_sent(shmemi_transport_ctx_t *t);
 shmemi_status_t ucx_get(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
                         size_t len, int pe);
 shmemi_status_t ucx_get_nbi(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
@@ -189,18 +183,6 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
                                   const void *source, size_t len, int sig_segment,
                                   size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
                                   int pe);
-/* A put_nbi's send is counted in t's nbi_unsent by ucx_nbi_begin before it is posted, and
- * uncounted by ucx_nbi_end once UCX reads its source no more (from the request's callback, or at
- * once where the send completed or failed at the call). ucx_nbi_posted takes what the send
- * returned: 1 when the request is in flight (its callback ends it and frees it), else 0 with
- * *st_p the send's status (warned about, naming what and pe, where it failed). */
-void ucx_nbi_begin(shmemi_transport_ctx_t *t);
-void ucx_nbi_end(shmemi_transport_ctx_t *t, ucs_status_t status);
-int ucx_nbi_posted(void *req, const char *what, int pe, shmemi_status_t *st_p);
-/* A put to a delivered segment that returns before its message has left (put_nbi): its source
- * may be reused once put_nbi_sent returns; quiet completes it. */
-shmemi_status_t ucx_am_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
-                               const void *source, size_t len, int pe);
 /* Returns once every delivered operation t sent is applied at its target. */
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t);
 /* Nonzero while an active message t sent is not yet applied (answered) at its target. */

@@ -340,50 +340,12 @@ static ucs_status_t answer_arrived(void *arg, const void *header, size_t header_
 
 /* ---- the source: sending ----------------------------------------------------------------- */
 
-/* A request that request_post_nbi sent, with its header: UCX reads the header until the send
- * completes (UCX 1.13 has no flag that copies it at the call). */
-typedef struct {
-    shmemi_transport_ctx_t *t;
-    am_request_t r;
-} am_nbi_send_t;
-
-static void am_nbi_sent(void *request, ucs_status_t status, void *user_data) {
-    ucp_request_free(request);
-    am_nbi_send_t *s = user_data;
-    ucx_nbi_end(s->t, status);
-    free(s);
-}
-
-/* request_post of a put_nbi: not waited for (put_nbi_sent waits). */
-static shmemi_status_t request_post_nbi(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe,
-                                        const am_request_t *r, const void *data, size_t len,
-                                        const char *what) {
-    am_nbi_send_t *s = malloc(sizeof(*s));
-    if (!s)
-        return SHMEMI_ERR_NOMEM;
-    s->t = t;
-    s->r = *r;
-    ucp_request_param_t param = {.op_attr_mask =
-                                     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-                                 .cb.send = am_nbi_sent,
-                                 .user_data = s};
-    ucx_nbi_begin(t);
-    void *req = ucp_am_send_nbx(p->ep, AM_REQUEST, &s->r, sizeof(s->r), data, len, &param);
-    shmemi_status_t st;
-    if (!ucx_nbi_posted(req, what, pe, &st)) {
-        ucx_nbi_end(t, st == SHMEMI_OK ? UCS_OK : UCS_ERR_IO_ERROR);
-        free(s);
-    }
-    return st;
-}
-
-/* Sends request r to pe on context t; the payload (len bytes at data) may be reused at return
- * (nbi: once put_nbi_sent returns, as the send is not waited for). Counted in am_sent (for fence
- * and quiet to wait for its answer) unless it is one-way: nobody answers that, and it goes eager
- * where UCX can, so that it is complete here at once and the target needs no rendezvous round trip.
- */
+/* Sends request r to pe on context t; the payload (len bytes at data) may be reused at return.
+ * Counted in am_sent (for fence and quiet to wait for its answer) unless it is one-way: nobody
+ * answers that, and it goes eager where UCX can, so that it is complete here at once and the
+ * target needs no rendezvous round trip. */
 static shmemi_status_t request_post(shmemi_transport_ctx_t *t, int pe, am_request_t *r,
-                                    const void *data, size_t len, int nbi, const char *what) {
+                                    const void *data, size_t len, const char *what) {
     ucx_peer_t *p = ucx_peer_get(t, pe);
     if (!p)
         return SHMEMI_ERR_PEER;
@@ -393,8 +355,6 @@ static shmemi_status_t request_post(shmemi_transport_ctx_t *t, int pe, am_reques
         __atomic_fetch_add(&p->am_sent, 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
     }
-    if (nbi)
-        return request_post_nbi(t, p, pe, r, data, len, what);
     ucp_request_param_t param = {.op_attr_mask = oneway ? UCP_OP_ATTR_FIELD_FLAGS : 0,
                                  .flags = oneway ? UCP_AM_SEND_FLAG_EAGER : 0};
     return ucx_wait_request(t, ucp_am_send_nbx(p->ep, AM_REQUEST, r, sizeof(*r), data, len, &param),
@@ -408,7 +368,7 @@ static shmemi_status_t request_send(shmemi_transport_ctx_t *t, int pe, am_reques
                                     const char *what) {
     r->answer = pending != NULL;
     r->token = pending ? (uint64_t)(uintptr_t)pending : (uint64_t)(uintptr_t)t;
-    return request_post(t, pe, r, data, len, 0, what);
+    return request_post(t, pe, r, data, len, what);
 }
 
 /* Waits for a pending answer, progressing and applying what peers ask of this PE. */
@@ -424,16 +384,6 @@ shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset
                            const void *source, size_t len, int pe) {
     am_request_t r = {.kind = REQ_PUT, .segment = segment, .offset = offset, .len = len};
     return request_send(t, pe, &r, source, len, NULL, "put");
-}
-
-shmemi_status_t ucx_am_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
-                               const void *source, size_t len, int pe) {
-    am_request_t r = {.kind = REQ_PUT,
-                      .segment = segment,
-                      .offset = offset,
-                      .len = len,
-                      .token = (uint64_t)(uintptr_t)t};
-    return request_post(t, pe, &r, source, len, 1, "put");
 }
 
 shmemi_status_t ucx_am_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
@@ -507,7 +457,7 @@ shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment,
                                          size_t sig_offset, uint64_t add, int pe) {
     am_request_t r = put_signal_request(REQ_ONEWAY, segment, offset, len, sig_segment, sig_offset,
                                         SHMEMI_AMO_ADD, add);
-    return request_post(t, pe, &r, source, len, 0, "put-with-signal");
+    return request_post(t, pe, &r, source, len, "put-with-signal");
 }
 
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {

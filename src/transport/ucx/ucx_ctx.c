@@ -112,40 +112,6 @@ static void issued(ucx_peer_t *p) {
     __atomic_fetch_add(&p->issued, 1, __ATOMIC_RELEASE);
 }
 
-void ucx_nbi_begin(shmemi_transport_ctx_t *t) {
-    __atomic_fetch_add(&t->nbi_unsent, 1, __ATOMIC_RELAXED);
-}
-
-void ucx_nbi_end(shmemi_transport_ctx_t *t, ucs_status_t status) {
-    if (status != UCS_OK)
-        __atomic_store_n(&t->nbi_failed, 1, __ATOMIC_RELAXED);
-    __atomic_fetch_sub(&t->nbi_unsent, 1, __ATOMIC_RELEASE);
-}
-
-int ucx_nbi_posted(void *req, const char *what, int pe, shmemi_status_t *st_p) {
-    *st_p = SHMEMI_OK;
-    if (req != NULL && !UCS_PTR_IS_ERR(req))
-        return 1; /* a request freed now would have no callback */
-    if (req != NULL) {
-        ucx_host->warn("network", "%s to PE %d failed: %s", what, pe,
-                       ucs_status_string(UCS_PTR_STATUS(req)));
-        *st_p = SHMEMI_ERR_PEER;
-    }
-    return 0;
-}
-
-static void nbi_sent(void *request, ucs_status_t status, void *user_data) {
-    ucp_request_free(request);
-    ucx_nbi_end(user_data, status);
-}
-
-shmemi_status_t ucx_put_nbi_sent(shmemi_transport_ctx_t *t) {
-    ucx_wait_timer_t timer = {0};
-    while (__atomic_load_n(&t->nbi_unsent, __ATOMIC_ACQUIRE) != 0)
-        ucx_wait_step(t, &timer, "sending earlier puts", -1);
-    return __atomic_load_n(&t->nbi_failed, __ATOMIC_RELAXED) ? SHMEMI_ERR_PEER : SHMEMI_OK;
-}
-
 /* A request of a non-blocking operation: completes at quiet (the flush), so it is released now. */
 static shmemi_status_t post_request(ucx_peer_t *p, void *req, const char *what, int pe) {
     issued(p);
@@ -250,11 +216,8 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
             break;
         }
     pthread_mutex_unlock(&contexts_lock);
-    if (!*ucx_host->closing) {
+    if (!*ucx_host->closing)
         (void)ucx_am_complete(t);
-        /* The sends' callbacks name t. */
-        (void)ucx_put_nbi_sent(t);
-    }
     for (int i = 0; i < t->n_connected; i++) {
         if (*ucx_host->closing)
             peer_destroy(t, t->connected[i]);
@@ -264,10 +227,7 @@ void ucx_ctx_destroy(shmemi_transport_ctx_t *t) {
     pthread_mutex_destroy(&t->lock);
     free(t->connected);
     free(t->peers);
-    /* A job that is ending does not wait for its sends: their callbacks, which name t, may still
-     * come while UCX closes, so t stays allocated then. */
-    if (__atomic_load_n(&t->nbi_unsent, __ATOMIC_ACQUIRE) == 0)
-        free(t);
+    free(t);
 }
 
 void ucx_ctx_destroy_all(void) {
@@ -403,19 +363,10 @@ shmemi_status_t ucx_put(shmemi_transport_ctx_t *t, int segment, size_t offset, c
 shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
                             const void *source, size_t len, int pe) {
     if (ucx_delivered(segment, pe))
-        return ucx_am_put_nbi(t, segment, offset, source, len, pe);
+        return ucx_am_put(t, segment, offset, source, len, pe);
     TARGET(t, pe, segment, offset);
-    ucp_request_param_t param = {.op_attr_mask =
-                                     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-                                 .cb.send = nbi_sent,
-                                 .user_data = t};
-    ucx_nbi_begin(t);
-    void *req = ucp_put_nbx(p->ep, source, len, raddr, rkey, &param);
-    issued(p);
-    shmemi_status_t st;
-    if (!ucx_nbi_posted(req, "put", pe, &st))
-        ucx_nbi_end(t, st == SHMEMI_OK ? UCS_OK : UCS_ERR_IO_ERROR);
-    return st;
+    ucp_request_param_t param = {0};
+    return post_request(p, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
 }
 
 shmemi_status_t ucx_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
