@@ -460,19 +460,21 @@ shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment,
     return request_post(t, pe, &r, source, len, "put-with-signal");
 }
 
-shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
+/* Waits until the answers counted in *done reach the messages counted in *sent. */
+static void answers_wait(shmemi_transport_ctx_t *t, const uint64_t *done, const uint64_t *sent,
+                         const char *what, int pe) {
     ucx_wait_timer_t timer = {0};
-    while (__atomic_load_n(&t->am_done, __ATOMIC_ACQUIRE) !=
-           __atomic_load_n(&t->am_sent, __ATOMIC_RELAXED))
-        ucx_wait_step(t, &timer, "quiet of delivered operations", -1);
+    while (__atomic_load_n(done, __ATOMIC_ACQUIRE) != __atomic_load_n(sent, __ATOMIC_RELAXED))
+        ucx_wait_step(t, &timer, what, pe);
+}
+
+shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
+    answers_wait(t, &t->am_done, &t->am_sent, "quiet of delivered operations", -1);
     return SHMEMI_OK;
 }
 
 shmemi_status_t ucx_am_peer_complete(shmemi_transport_ctx_t *t, ucx_peer_t *p, int pe) {
-    ucx_wait_timer_t timer = {0};
-    while (__atomic_load_n(&p->am_done, __ATOMIC_ACQUIRE) !=
-           __atomic_load_n(&p->am_sent, __ATOMIC_RELAXED))
-        ucx_wait_step(t, &timer, "the answers of earlier operations", pe);
+    answers_wait(t, &p->am_done, &p->am_sent, "the answers of earlier operations", pe);
     return SHMEMI_OK;
 }
 

@@ -636,11 +636,9 @@ static shmemi_status_t peer_flush(shmemi_transport_ctx_t *t, ucx_peer_t *p, int 
 }
 
 /* Completes what the context issued to pe: a flush of its endpoint when it issued something since
- * the last one, and the context's active messages where pe has a delivered segment or some are
- * unanswered. */
+ * the last one, and the context's unanswered active messages (none: no wait). */
 shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
-    shmemi_status_t result =
-        fence_waits(pe) || ucx_am_outstanding(t) ? ucx_am_complete(t) : SHMEMI_OK;
+    shmemi_status_t result = ucx_am_complete(t);
     ucx_peer_t *p = __atomic_load_n(&t->peers[pe], __ATOMIC_ACQUIRE);
     if (!p)
         return result;
