@@ -6,7 +6,11 @@
  * consumer). Host memory is applied by memcpy and CPU atomics; GPU memory through the segment's
  * mapping transport with pe = this PE (ipc: copies on its copy stream, AMOs by a one-thread
  * kernel with system-scope atomics), so remote AMOs on a GPU word are atomic with the kernels'
- * own. */
+ * own. A put into GPU memory may run while the network is received (deliver_put_start): its
+ * payload arrives in pinned buffers of this file, and the mapping transport's copy runs from there
+ * on the GPU's copy engine; the next operations on the segment are ordered after it by that
+ * transport (ipc: one stream). */
+#include <pthread.h>
 #include <string.h>
 
 #include "shmemi.h"
@@ -95,4 +99,76 @@ shmemi_status_t shmemi_deliver_amo(int s, size_t offset, shmemi_amo_op_t op, uin
     if (fetch_p)
         *fetch_p = old;
     return SHMEMI_OK;
+}
+
+/* ---- puts that run while the network is received -------------------------------------------- */
+
+/* The pinned buffers: one allocation of DELIVER_BUFFERS pieces of DELIVER_BUFFER_SIZE bytes (the
+ * proxy joins device puts into operations of at most 128 KiB), taken and returned through a stack
+ * of free pieces. Made only where some delivered segment is GPU memory. */
+#define DELIVER_BUFFER_SIZE ((size_t)128 << 10)
+#define DELIVER_BUFFERS 32
+
+static pthread_mutex_t buffer_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *buffer_block;
+static char *buffer_free[DELIVER_BUFFERS];
+static int buffer_free_count;
+/* The mapping transport of a GPU segment a put was started on (NULL: none yet). */
+static const shmemi_transport_ops_t *started_ops;
+
+void shmemi_deliver_init(void) {
+    int gpu = 0;
+    for (int s = 0; s < shmemi_state.n_segments; s++)
+        gpu |= shmemi_net_delivered[s] && !shmemi_segment_host(&shmemi_state.segments[s]);
+    if (!gpu || buffer_block)
+        return;
+    /* Without it every payload is the plug-in's own memory, which works as well, staged. */
+    buffer_block = shmemi_host_shared_alloc(DELIVER_BUFFERS * DELIVER_BUFFER_SIZE);
+    if (!buffer_block)
+        return;
+    for (int i = 0; i < DELIVER_BUFFERS; i++)
+        buffer_free[i] = buffer_block + (size_t)i * DELIVER_BUFFER_SIZE;
+    buffer_free_count = DELIVER_BUFFERS;
+}
+
+void shmemi_deliver_finalize(void) {
+    shmemi_host_shared_free(buffer_block);
+    buffer_block = NULL;
+    buffer_free_count = 0;
+    __atomic_store_n(&started_ops, NULL, __ATOMIC_RELAXED);
+}
+
+void *shmemi_deliver_buffer(int s, size_t len) {
+    const shmemi_segment_t *seg = segment_range(s, 0, len);
+    if (!buffer_block || !seg || shmemi_segment_host(seg) || len > DELIVER_BUFFER_SIZE)
+        return NULL;
+    char *b = NULL;
+    pthread_mutex_lock(&buffer_lock);
+    if (buffer_free_count > 0)
+        b = buffer_free[--buffer_free_count];
+    pthread_mutex_unlock(&buffer_lock);
+    return b;
+}
+
+void shmemi_deliver_buffer_free(void *buffer) {
+    if (!buffer)
+        return;
+    pthread_mutex_lock(&buffer_lock);
+    buffer_free[buffer_free_count++] = buffer;
+    pthread_mutex_unlock(&buffer_lock);
+}
+
+shmemi_status_t shmemi_deliver_put_start(int s, size_t offset, const void *source, size_t len) {
+    const shmemi_segment_t *seg = segment_range(s, offset, len);
+    if (!seg)
+        return SHMEMI_ERR_INVALID;
+    if (shmemi_segment_host(seg))
+        return shmemi_deliver_put(s, offset, source, len);
+    __atomic_store_n(&started_ops, seg->ops, __ATOMIC_RELAXED);
+    return seg->ops->put_nbi(NULL, s, offset, source, len, shmemi_state.my_pe);
+}
+
+int shmemi_deliver_test(void) {
+    const shmemi_transport_ops_t *ops = __atomic_load_n(&started_ops, __ATOMIC_RELAXED);
+    return ops ? ops->test(NULL) : 1;
 }

@@ -291,6 +291,7 @@ void shmemi_route_network(const char *call) {
             (uint8_t)(deliver_all == 1 || (!shmemi_segment_host(seg) &&
                                            !(net_ops->flags & SHMEMI_TRANSPORT_DEVICE_MEMORY)));
     }
+    shmemi_deliver_init();
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
         shmemi_debug_log("network transport %s: segment %d (%zu bytes, %s memory) %s",
@@ -349,6 +350,7 @@ void shmemi_route_finalize(void) {
         memset(shmemi_net_delivered, 0, sizeof(shmemi_net_delivered));
         net_ops->finalize();
         net_ops = NULL;
+        shmemi_deliver_finalize();
         shmemi_transport_plugins_unload();
     }
     free(shmemi_routes);

@@ -432,6 +432,11 @@ typedef struct shmemi_transport_ops {
      * fence to a PE whose puts are load/store while its AMOs take this transport (shmemi_net_fence:
      * a fence orders the two paths only if the AMOs are complete). */
     shmemi_status_t (*pe_quiet)(shmemi_transport_ctx_t *tctx, int pe);
+    /* 1 when everything the context issued (tctx NULL: on every context) is complete, so that
+     * quiet would return at once; 0 while something is in flight; a negative status on failure.
+     * Never waits. For delivery, which lets a put into the GPU heap run while it receives the
+     * next (src/core/deliver.c). */
+    int (*test)(shmemi_transport_ctx_t *tctx);
     /* Runs the transport's progress once (the worker that serves peers' requests); thread-safe.
      * For the library's waits: a network transport counts the pass in its host's pe_progress (as
      * it does for the passes of its own blocking operations). Returns nonzero when something
@@ -480,6 +485,7 @@ shmemi_status_t shmemi_transport_unsupported_put_signal_oneway(shmemi_transport_
                                                                uint64_t add, int pe);
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t shmemi_transport_unsupported_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
+int shmemi_transport_unsupported_test(shmemi_transport_ctx_t *tctx);
 int shmemi_transport_no_progress(void);
 /* Sleeps timeout_us and returns 0: a transport without a way to wait for events. */
 int shmemi_transport_sleep_wait(long timeout_us, int who);
@@ -528,9 +534,23 @@ typedef struct shmemi_plugin_host {
     shmemi_status_t (*deliver_get)(int segment, size_t offset, void *dest, size_t len);
     shmemi_status_t (*deliver_amo)(int segment, size_t offset, shmemi_amo_op_t op, uint64_t operand,
                                    uint64_t compare, size_t size, uint64_t *fetch_p);
+    /* A put that may still be running at return, so that the network is received meanwhile:
+     * source (deliver_buffer's memory, or any host memory) stays untouched and the put unanswered
+     * until deliver_test returns nonzero. Later delivered operations on the segment are applied
+     * after it. */
+    shmemi_status_t (*deliver_put_start)(int segment, size_t offset, const void *source,
+                                         size_t len);
+    /* 1 when every deliver_put_start is done, 0 while one runs, negative when one failed. */
+    int (*deliver_test)(void);
+    /* Host memory of len bytes for the payload of a put on this PE's segment, which
+     * deliver_put_start copies from without staging (pinned, where the segment is GPU memory);
+     * NULL where that gains nothing (a host segment, a longer payload) or none is free: the
+     * plug-in then uses its own. Returned with deliver_buffer_free. */
+    void *(*deliver_buffer)(int segment, size_t len);
+    void (*deliver_buffer_free)(void *buffer);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 6
+#define SHMEMI_PLUGIN_ABI 7
 
 /* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
 
@@ -543,6 +563,15 @@ shmemi_status_t shmemi_deliver_put(int segment, size_t offset, const void *sourc
 shmemi_status_t shmemi_deliver_get(int segment, size_t offset, void *dest, size_t len);
 shmemi_status_t shmemi_deliver_amo(int segment, size_t offset, shmemi_amo_op_t op, uint64_t operand,
                                    uint64_t compare, size_t size, uint64_t *fetch_p);
+shmemi_status_t shmemi_deliver_put_start(int segment, size_t offset, const void *source,
+                                         size_t len);
+int shmemi_deliver_test(void);
+void *shmemi_deliver_buffer(int segment, size_t len);
+void shmemi_deliver_buffer_free(void *buffer);
+/* Sets up (after shmemi_net_delivered is decided) and frees (after the network transport's
+ * finalize) the buffers of shmemi_deliver_buffer. */
+void shmemi_deliver_init(void);
+void shmemi_deliver_finalize(void);
 
 /* The counter behind shmemi_plugin_host_t.pe_progress (src/core/transport.c). */
 extern unsigned long shmemi_transport_pe_progress;

@@ -63,6 +63,10 @@ static const shmemi_plugin_host_t plugin_host_template = {
     .deliver_put = shmemi_deliver_put,
     .deliver_get = shmemi_deliver_get,
     .deliver_amo = shmemi_deliver_amo,
+    .deliver_put_start = shmemi_deliver_put_start,
+    .deliver_test = shmemi_deliver_test,
+    .deliver_buffer = shmemi_deliver_buffer,
+    .deliver_buffer_free = shmemi_deliver_buffer_free,
 };
 static shmemi_plugin_host_t plugin_host;
 static volatile int plugin_closing;
@@ -177,6 +181,7 @@ static const struct {
     SLOT(fence),
     SLOT(quiet),
     SLOT(pe_quiet),
+    SLOT(test),
     SLOT(progress),
     SLOT(wait),
 };
@@ -289,6 +294,11 @@ shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx,
 
 shmemi_status_t shmemi_transport_unsupported_pe_quiet(shmemi_transport_ctx_t *tctx, int pe) {
     (void)tctx, (void)pe;
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
+int shmemi_transport_unsupported_test(shmemi_transport_ctx_t *tctx) {
+    (void)tctx;
     return SHMEMI_ERR_UNSUPPORTED;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // Delivery (src/core/deliver.c): a peer's operation on this PE's host segment is applied in place;
 // on a segment host code cannot load (a GPU heap) it goes to the segment's own mapping transport
-// with this PE as the target; a range outside the segment or a misaligned AMO is refused.
+// with this PE as the target; a range outside the segment or a misaligned AMO is refused. A put
+// started on GPU memory runs until the segment's transport says it is done, from a pinned buffer
+// of delivery's own.
 #include <gtest/gtest.h>
 
 #include <cstdarg>
@@ -9,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
+#include <algorithm>
 
 extern "C" {
 #include "core/shmemi.h"
@@ -24,6 +28,14 @@ void shmemi_fatal(const char *call, const char *fmt, ...) {
     va_end(ap);
     fputc('\n', stderr);
     abort();
+}
+
+void *shmemi_host_shared_alloc(size_t size) {
+    return calloc(1, size);
+}
+
+void shmemi_host_shared_free(void *ptr) {
+    free(ptr);
 }
 }
 
@@ -70,11 +82,36 @@ shmemi_status_t dev_amo(shmemi_transport_ctx_t *, shmemi_amo_op_t op, int s, siz
     return SHMEMI_OK;
 }
 
+// A started put: copied only once the test lets it finish (running_copy done).
+struct {
+    unsigned char *dest;
+    const void *src;
+    size_t len;
+} running_copy;
+
+shmemi_status_t dev_put_nbi(shmemi_transport_ctx_t *, int s, size_t off, const void *src,
+                            size_t len, int pe) {
+    last = {"put_nbi", s, off, len, pe, SHMEMI_AMO_FETCH};
+    running_copy = {device_seg + off, src, len};
+    return SHMEMI_OK;
+}
+
+int dev_test(shmemi_transport_ctx_t *) {
+    return running_copy.dest == nullptr;
+}
+
+void finish_running_copy() {
+    memcpy(running_copy.dest, running_copy.src, running_copy.len);
+    running_copy = {};
+}
+
 shmemi_transport_ops_t device_ops() {
     shmemi_transport_ops_t ops;
     memset(&ops, 0, sizeof(ops));
     ops.name = "device";
     ops.put = dev_put;
+    ops.put_nbi = dev_put_nbi;
+    ops.test = dev_test;
     ops.get = dev_get;
     ops.amo = dev_amo;
     return ops;
@@ -87,6 +124,7 @@ class Deliver : public ::testing::Test {
         memset(host_seg, 0, sizeof(host_seg));
         memset(device_seg, 0, sizeof(device_seg));
         last = {};
+        running_copy = {};
         shmemi_state.my_pe = kMe;
         shmemi_state.n_pes = 2;
         shmemi_state.n_segments = 2;
@@ -157,6 +195,55 @@ TEST_F(Deliver, WhichSegmentsAreDelivered) {
     EXPECT_FALSE(shmemi_deliver_segment_delivered(1));
     EXPECT_FALSE(shmemi_deliver_segment_delivered(-1));
     EXPECT_FALSE(shmemi_deliver_segment_delivered(SHMEMI_MAX_SEGMENTS));
+    shmemi_net_delivered[0] = 0;
+}
+
+TEST_F(Deliver, StartedPutOnDeviceSegmentRunsFromAPinnedBuffer) {
+    EXPECT_EQ(shmemi_deliver_buffer(0, 16), nullptr); // nothing delivered yet: no buffers
+    shmemi_net_delivered[0] = 1;
+    shmemi_net_delivered[1] = 1;
+    shmemi_deliver_init();
+    EXPECT_EQ(shmemi_deliver_test(), 1);              // nothing started
+    EXPECT_EQ(shmemi_deliver_buffer(1, 16), nullptr); // host memory: the plug-in's own will do
+    EXPECT_EQ(shmemi_deliver_buffer(0, sizeof(device_seg) + 1), nullptr);
+    auto *b = static_cast<char *>(shmemi_deliver_buffer(0, 16));
+    ASSERT_NE(b, nullptr);
+    memcpy(b, "started put 0123", 16);
+    ASSERT_EQ(shmemi_deliver_put_start(0, 32, b, 16), SHMEMI_OK);
+    EXPECT_STREQ(last.what, "put_nbi");
+    EXPECT_EQ(last.pe, kMe);
+    EXPECT_EQ(last.offset, 32u);
+    EXPECT_EQ(shmemi_deliver_test(), 0);
+    finish_running_copy();
+    EXPECT_EQ(shmemi_deliver_test(), 1);
+    EXPECT_EQ(memcmp(device_seg + 32, "started put 0123", 16), 0);
+    shmemi_deliver_buffer_free(b);
+    // On a host segment it is applied at once.
+    last = {};
+    ASSERT_EQ(shmemi_deliver_put_start(1, 0, "host", 5), SHMEMI_OK);
+    EXPECT_STREQ(reinterpret_cast<char *>(host_seg), "host");
+    EXPECT_EQ(last.what, nullptr);
+    EXPECT_EQ(shmemi_deliver_put_start(0, 250, b, 16), SHMEMI_ERR_INVALID);
+    shmemi_deliver_finalize();
+    shmemi_net_delivered[0] = shmemi_net_delivered[1] = 0;
+}
+
+TEST_F(Deliver, BuffersRunOutAndComeBack) {
+    shmemi_net_delivered[0] = 1;
+    shmemi_deliver_init();
+    std::vector<void *> taken;
+    for (void *b; (b = shmemi_deliver_buffer(0, 64)) != nullptr && taken.size() < 1000;)
+        taken.push_back(b);
+    EXPECT_GE(taken.size(), 8u);
+    EXPECT_LT(taken.size(), 1000u);
+    std::sort(taken.begin(), taken.end());
+    EXPECT_EQ(std::adjacent_find(taken.begin(), taken.end()), taken.end()); // each lent once
+    shmemi_deliver_buffer_free(taken.back());
+    EXPECT_EQ(shmemi_deliver_buffer(0, 64), taken.back());
+    for (void *b : taken)
+        shmemi_deliver_buffer_free(b);
+    shmemi_deliver_finalize();
+    EXPECT_EQ(shmemi_deliver_buffer(0, 64), nullptr);
     shmemi_net_delivered[0] = 0;
 }
 

@@ -283,6 +283,7 @@ static const shmemi_transport_ops_t recorder_ops = {
     .fence = rec_fence,
     .quiet = rec_quiet,
     .pe_quiet = rec_pe_quiet,
+    .test = shmemi_transport_unsupported_test,
     .progress = rec_progress,
     .wait = shmemi_transport_sleep_wait,
 };

@@ -249,6 +249,23 @@ static shmemi_status_t ipc_put(shmemi_transport_ctx_t *tctx, int segment, size_t
     return ipc_copy("put", r, source, len);
 }
 
+/* The copy is queued on the copy stream and not waited for: the stream orders it before every
+ * later host operation on the heap (each of them a copy or an AMO kernel on that stream), quiet
+ * waits for it, and test says when it is done. source must stay untouched until then; pageable
+ * memory is read before this returns (the runtime stages it), pinned memory by the copy itself. */
+static shmemi_status_t ipc_put_nbi(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                                   const void *source, size_t len, int pe) {
+    (void)tctx;
+    void *r = ipc_remote(segment, offset, len, pe);
+    if (!r)
+        return SHMEMI_ERR_INVALID;
+    if (ipc_thread_select() != 0 ||
+        ipc_check("put", shmemi_gpu_memcpy_async(r, source, len, shmemi_gpu_memcpy_default,
+                                                 copy_stream)) != 0)
+        return SHMEMI_ERR_IO;
+    return SHMEMI_OK;
+}
+
 static shmemi_status_t ipc_get(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
                                size_t len, int pe) {
     (void)tctx;
@@ -345,6 +362,16 @@ static shmemi_status_t ipc_quiet(shmemi_transport_ctx_t *tctx) {
                                                                           : SHMEMI_OK;
 }
 
+static int ipc_test(shmemi_transport_ctx_t *tctx) {
+    (void)tctx;
+    if (ipc_thread_select() != 0)
+        return SHMEMI_ERR_IO;
+    shmemi_gpu_error_t err = shmemi_gpu_stream_query(copy_stream);
+    if (err == shmemi_gpu_error_not_ready)
+        return 0;
+    return ipc_check("test", err) ? SHMEMI_ERR_IO : 1;
+}
+
 /* Host data only: HIP would otherwise also place this constant in device memory. */
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
@@ -369,7 +396,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .ctx_create = shmemi_transport_no_ctx_create,
     .ctx_destroy = shmemi_transport_no_ctx_destroy,
     .put = ipc_put,
-    .put_nbi = ipc_put,
+    .put_nbi = ipc_put_nbi,
     .get = ipc_get,
     .get_nbi = ipc_get,
     .amo = ipc_amo,
@@ -378,6 +405,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .fence = shmemi_transport_unsupported_fence,
     .quiet = ipc_quiet,
     .pe_quiet = shmemi_transport_unsupported_pe_quiet,
+    .test = ipc_test,
     .progress = shmemi_transport_no_progress,
     .wait = shmemi_transport_sleep_wait,
 };

@@ -238,6 +238,7 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .fence = shmemi_transport_unsupported_fence,
     .quiet = shm_quiet,
     .pe_quiet = shmemi_transport_unsupported_pe_quiet,
+    .test = shmemi_transport_unsupported_test,
     .progress = shmemi_transport_no_progress,
     .wait = shmemi_transport_sleep_wait,
 };

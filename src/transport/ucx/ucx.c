@@ -372,6 +372,12 @@ static shmemi_status_t ucx_no_local_copy(void *dest, const void *source, size_t 
     return SHMEMI_ERR_UNSUPPORTED;
 }
 
+/* Nothing asks a network transport (delivery asks the GPU heap's mapping transport). */
+static int ucx_no_test(shmemi_transport_ctx_t *tctx) {
+    (void)tctx;
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
 static shmemi_transport_ops_t ucx_ops = {
     .name = "ucx",
     .flags = SHMEMI_TRANSPORT_NETWORK | SHMEMI_TRANSPORT_NEEDS_PROGRESS,
@@ -403,6 +409,7 @@ static shmemi_transport_ops_t ucx_ops = {
     .fence = ucx_fence,
     .quiet = ucx_quiet,
     .pe_quiet = ucx_pe_quiet,
+    .test = ucx_no_test,
     .progress = ucx_progress,
     .wait = ucx_wait,
 };

@@ -170,6 +170,9 @@ void ucx_am_finalize(void);
 /* Applies the requests peers have sent and answers them; outside UCX's callbacks. Returns how
  * many it applied (0 as well inside an application of this thread). */
 int ucx_am_apply(void);
+/* Nonzero while a put applied to this PE's GPU memory may still run (its acknowledgement waits
+ * for it): ucx_am_apply must then be called again soon, events or not. */
+int ucx_am_started(void);
 /* The operations of the ops table on a delivered segment of pe. put and put_signal return when
  * source may be reused; get (nbi 0) and a fetching AMO when the answer is in. */
 shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset,

@@ -48,11 +48,14 @@ typedef struct {
     int32_t unused;
 } am_answer_t;
 
-/* A request the target has received and not yet applied. */
+/* A request the target has received and not yet applied, or a put applied and still running
+ * (the queue of started puts below). */
 typedef struct am_item {
     struct am_item *next;
     am_request_t req;
-    unsigned char data[];
+    unsigned char *data; /* the payload: inline, or the library's buffer (lent) */
+    int lent;
+    unsigned char inline_data[];
 } am_item_t;
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -68,6 +71,29 @@ static void queue_push(am_item_t *item) {
     queue_tail = &item->next;
     __atomic_store_n(&queue_len, queue_len + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&queue_lock);
+}
+
+/* A new item for a request with a payload of length bytes: a put's payload goes into the
+ * library's delivery buffer where it gives one, so that the put can run from there while the
+ * network is received (ucx_host->deliver_put_start). NULL when out of memory. */
+static am_item_t *item_new(const am_request_t *req, size_t length) {
+    void *buffer =
+        req->kind == REQ_PUT && length > 0 ? ucx_host->deliver_buffer(req->segment, length) : NULL;
+    am_item_t *item = malloc(sizeof(*item) + (buffer ? 0 : length));
+    if (!item) {
+        ucx_host->deliver_buffer_free(buffer);
+        return NULL;
+    }
+    memcpy(&item->req, req, sizeof(item->req));
+    item->lent = buffer != NULL;
+    item->data = buffer ? buffer : item->inline_data;
+    return item;
+}
+
+static void item_free(am_item_t *item) {
+    if (item->lent)
+        ucx_host->deliver_buffer_free(item->data);
+    free(item);
 }
 
 static am_item_t *queue_pop(void) {
@@ -97,7 +123,7 @@ static void item_received(void *request, ucs_status_t status, size_t length, voi
     if (status != UCS_OK) {
         ucx_host->warn("network", "receiving an operation from PE %d failed: %s", item->req.src_pe,
                        ucs_status_string(status));
-        free(item);
+        item_free(item);
         return;
     }
     queue_push(item);
@@ -114,11 +140,12 @@ static ucs_status_t request_arrived(void *arg, const void *header, size_t header
                        header_length);
         return UCS_OK;
     }
-    am_item_t *item = malloc(sizeof(*item) + length);
+    am_request_t req;
+    memcpy(&req, header, sizeof(req));
+    am_item_t *item = item_new(&req, length);
     if (!item)
-        ucx_host->fatal("network", "out of memory for an operation of %zu bytes from a peer",
-                        length);
-    memcpy(&item->req, header, sizeof(item->req));
+        ucx_host->fatal("network", "out of memory for an operation of %zu bytes from PE %d", length,
+                        req.src_pe);
     if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
         ucp_request_param_t rp = {.op_attr_mask =
                                       UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
@@ -172,13 +199,12 @@ static void answer_send(int pe, const am_answer_t *a, const void *data, size_t l
     }
 }
 
-/* Applies one request through the library; for GET, data receives the bytes. */
+/* Applies one request other than a put (apply_queue starts those) through the library; for GET,
+ * data receives the bytes. */
 static shmemi_status_t apply(const am_item_t *item, void *data, uint64_t *value_p) {
     const am_request_t *r = &item->req;
     shmemi_status_t st;
     switch (r->kind) {
-    case REQ_PUT:
-        return ucx_host->deliver_put(r->segment, r->offset, item->data, r->len);
     case REQ_GET:
         return ucx_host->deliver_get(r->segment, r->offset, data, r->len);
     case REQ_AMO:
@@ -206,30 +232,108 @@ static __thread int applying;
  * a wait of the PE both look at the queue. */
 static pthread_mutex_t apply_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Puts applied with ucx_host->deliver_put_start and perhaps still running, oldest first: their
+ * acknowledgements wait until the library says they are done. Under apply_lock. */
+static am_item_t *started_head, **started_tail = &started_head;
+static int started_len; /* read without the lock (ucx_am_started) */
+
+int ucx_am_started(void) {
+    return __atomic_load_n(&started_len, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Acknowledgements of consecutive operations of one context go out as one. */
+typedef struct {
+    am_answer_t ack;
+    int pe; /* -1: none gathered */
+} ack_batch_t;
+
+static void ack_add(ack_batch_t *b, const am_request_t *r) {
+    if (b->pe >= 0 && (b->pe != r->src_pe || b->ack.token != r->token)) {
+        answer_send(b->pe, &b->ack, NULL, 0);
+        b->ack.count = 0;
+    }
+    b->pe = r->src_pe;
+    b->ack.token = r->token;
+    b->ack.count++;
+}
+
+static void ack_flush(ack_batch_t *b) {
+    if (b->pe >= 0)
+        answer_send(b->pe, &b->ack, NULL, 0);
+}
+
+/* Acknowledges and frees the started puts once every one is done. Returns how many. */
+static int started_retire(void) {
+    if (!started_head)
+        return 0;
+    int done = ucx_host->deliver_test();
+    if (done < 0)
+        ucx_host->fatal("network",
+                        "a put of PE %d into this PE's GPU memory failed here (status %d)",
+                        started_head->req.src_pe, done);
+    if (done == 0)
+        return 0;
+    ack_batch_t b = {.ack = {.is_ack = 1, .pe = ucx_host->my_pe}, .pe = -1};
+    int n = 0;
+    am_item_t *item;
+    while ((item = started_head) != NULL) {
+        started_head = item->next;
+        ack_add(&b, &item->req);
+        item_free(item);
+        n++;
+    }
+    started_tail = &started_head;
+    __atomic_store_n(&started_len, 0, __ATOMIC_RELEASE);
+    ack_flush(&b);
+    return n;
+}
+
 static int apply_queue(void);
 
 int ucx_am_apply(void) {
     int n = 0;
-    while (!applying && __atomic_load_n(&queue_len, __ATOMIC_ACQUIRE) != 0) {
+    while (!applying && (__atomic_load_n(&queue_len, __ATOMIC_ACQUIRE) != 0 || ucx_am_started())) {
         /* Another thread applies; it looks at the queue again after letting go. */
         if (pthread_mutex_trylock(&apply_lock) != 0)
             break;
         applying = 1;
-        n += apply_queue();
+        int k = started_retire() + apply_queue();
         applying = 0;
         pthread_mutex_unlock(&apply_lock);
+        if (k == 0) /* only puts still running */
+            break;
+        n += k;
     }
     return n;
 }
 
+static void fail(const am_request_t *r, shmemi_status_t st) {
+    ucx_host->fatal("network",
+                    "PE %d's operation %d on segment %d (offset %llu, %llu bytes) failed here "
+                    "(status %d)",
+                    r->src_pe, r->kind, r->segment, (unsigned long long)r->offset,
+                    (unsigned long long)r->len, (int)st);
+}
+
 static int apply_queue(void) {
     int n = 0;
-    /* Acknowledgements of consecutive operations of one context are sent as one. */
-    am_answer_t ack = {.is_ack = 1, .pe = ucx_host->my_pe};
-    int ack_pe = -1;
+    ack_batch_t b = {.ack = {.is_ack = 1, .pe = ucx_host->my_pe}, .pe = -1};
     am_item_t *item;
     while ((item = queue_pop()) != NULL) {
         const am_request_t *r = &item->req;
+        n++;
+        if (r->kind == REQ_PUT) {
+            /* Runs while this thread goes back to the network; acknowledged when done. */
+            shmemi_status_t st =
+                ucx_host->deliver_put_start(r->segment, r->offset, item->data, r->len);
+            if (st != SHMEMI_OK)
+                fail(r, st);
+            item->next = NULL;
+            *started_tail = item;
+            started_tail = &item->next;
+            __atomic_store_n(&started_len, started_len + 1, __ATOMIC_RELEASE);
+            continue;
+        }
         uint64_t value = 0;
         void *data = NULL;
         if (r->kind == REQ_GET && r->len) {
@@ -240,11 +344,7 @@ static int apply_queue(void) {
         }
         shmemi_status_t st = apply(item, data, &value);
         if (st != SHMEMI_OK)
-            ucx_host->fatal("network",
-                            "PE %d's operation %d on segment %d (offset %llu, %llu bytes) failed "
-                            "here (status %d)",
-                            r->src_pe, r->kind, r->segment, (unsigned long long)r->offset,
-                            (unsigned long long)r->len, (int)st);
+            fail(r, st);
         if (r->kind == REQ_ONEWAY) {
             /* Nobody waits for its completion: no answer. */
         } else if (r->answer) {
@@ -252,20 +352,12 @@ static int apply_queue(void) {
                 .token = r->token, .value = value, .status = st, .pe = ucx_host->my_pe};
             answer_send(r->src_pe, &a, data, r->kind == REQ_GET ? r->len : 0);
         } else {
-            if (ack_pe >= 0 && (ack_pe != r->src_pe || ack.token != r->token)) {
-                answer_send(ack_pe, &ack, NULL, 0);
-                ack.count = 0;
-            }
-            ack_pe = r->src_pe;
-            ack.token = r->token;
-            ack.count++;
+            ack_add(&b, r);
         }
         free(data);
-        free(item);
-        n++;
+        item_free(item);
     }
-    if (ack_pe >= 0)
-        answer_send(ack_pe, &ack, NULL, 0);
+    ack_flush(&b);
     return n;
 }
 
@@ -503,5 +595,11 @@ void ucx_am_finalize(void) {
     answer_ctx = NULL; /* destroyed with every context */
     am_item_t *item;
     while ((item = queue_pop()) != NULL)
-        free(item);
+        item_free(item);
+    while ((item = started_head) != NULL) {
+        started_head = item->next;
+        item_free(item);
+    }
+    started_tail = &started_head;
+    started_len = 0;
 }

@@ -66,6 +66,8 @@ typedef cudaDeviceProp shmemi_gpu_device_prop_t;
 #define shmemi_gpu_ipc_close_mem_handle cudaIpcCloseMemHandle
 #define shmemi_gpu_ipc_lazy_enable_peer_access cudaIpcMemLazyEnablePeerAccess
 #define shmemi_gpu_stream_synchronize cudaStreamSynchronize
+#define shmemi_gpu_stream_query cudaStreamQuery
+#define shmemi_gpu_error_not_ready cudaErrorNotReady
 #define shmemi_gpu_stream_create_with_flags cudaStreamCreateWithFlags
 #define shmemi_gpu_stream_destroy cudaStreamDestroy
 #define shmemi_gpu_stream_non_blocking cudaStreamNonBlocking
@@ -110,6 +112,8 @@ typedef hipDeviceProp_t shmemi_gpu_device_prop_t;
 #define shmemi_gpu_ipc_close_mem_handle hipIpcCloseMemHandle
 #define shmemi_gpu_ipc_lazy_enable_peer_access hipIpcMemLazyEnablePeerAccess
 #define shmemi_gpu_stream_synchronize hipStreamSynchronize
+#define shmemi_gpu_stream_query hipStreamQuery
+#define shmemi_gpu_error_not_ready hipErrorNotReady
 #define shmemi_gpu_stream_create_with_flags hipStreamCreateWithFlags
 #define shmemi_gpu_stream_destroy hipStreamDestroy
 #define shmemi_gpu_stream_non_blocking hipStreamNonBlocking
