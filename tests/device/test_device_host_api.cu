@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The host side of a GPU program: the host API on the GPU heap (putmem, getmem, AMOs from the
- * host into GPU memory through the ipc transport) and contexts created on the host used by kernels
- * (a BYPASS context: puts, quiet and the non-acquiring signal wait). */
+ * host into GPU memory through the ipc transport; put_nbi completed by quiet) and contexts created
+ * on the host used by kernels (a BYPASS context: puts, quiet and the non-acquiring signal wait). */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "gpu_test.h"
 
@@ -65,6 +66,38 @@ static int host_global_test(void) {
     return gpu_test_report("host RMA, GPU heap <-> globals", errors);
 }
 
+/* A non-blocking host put from pinned memory into the next PE's GPU heap runs on the copy engine
+ * after it returns; shmem_quiet waits for it. The flag then goes by host memory (a global: a store,
+ * not a copy behind the put's), and the next PE reads its heap on its own stream: every byte is
+ * there. */
+static long nbi_flag;
+
+static int host_put_nbi_test(void) {
+    int me = shmem_my_pe(), n = shmem_n_pes(), next = (me + 1) % n, prev = (me + n - 1) % n;
+    const size_t count = (size_t)4 << 20; /* 32 MiB of longs: a copy of milliseconds */
+    long *dst = (long *)gpu_test_zalloc(count * sizeof(long));
+    long *src = NULL, *got = (long *)malloc(count * sizeof(long));
+    GPU_CHECK(shmemi_gpu_host_alloc((void **)&src, count * sizeof(long),
+                                    shmemi_gpu_host_alloc_mapped_portable));
+    for (size_t i = 0; i < count; i++)
+        src[i] = (long)(i * 2654435761u) ^ ((long)me << 40);
+    nbi_flag = 0;
+    barrier_on_stream();
+    shmem_putmem_nbi(dst, src, count * sizeof(long), next);
+    shmem_quiet();
+    shmem_long_p(&nbi_flag, 1, next);
+    shmem_long_wait_until(&nbi_flag, SHMEM_CMP_EQ, 1);
+    GPU_CHECK(shmemi_gpu_memcpy(got, dst, count * sizeof(long), shmemi_gpu_memcpy_default));
+    long errors = 0;
+    for (size_t i = 0; i < count; i++)
+        errors += got[i] != ((long)(i * 2654435761u) ^ ((long)prev << 40));
+    barrier_on_stream();
+    GPU_CHECK(shmemi_gpu_host_free(src));
+    free(got);
+    shmem_free(dst);
+    return gpu_test_report("host put_nbi into the GPU heap, then quiet", errors);
+}
+
 /* A kernel on a BYPASS context made by shmem_ctx_create: payload and signal to the next PE, wait
  * with the context's (non-acquiring) wait, read the payload with bypass loads. */
 __global__ void bypass_kernel(shmem_ctx_t ctx, long *data, uint64_t *sig, long *errors) {
@@ -113,6 +146,7 @@ int main(void) {
     barrier_on_stream();
     int fails = host_api_test(b);
     fails += host_global_test();
+    fails += host_put_nbi_test();
     fails += bypass_ctx_test();
     shmem_finalize();
     return fails ? 1 : 0;
