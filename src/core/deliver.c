@@ -38,6 +38,7 @@ shmemi_status_t shmemi_deliver_put(int s, size_t offset, const void *source, siz
         return SHMEMI_ERR_INVALID;
     if (!shmemi_segment_host(seg))
         return seg->ops->put(NULL, s, offset, source, len, shmemi_state.my_pe);
+    shmemi_deliver_host_settle();
     char *r = seg->local_base + offset;
     /* An aligned word is one store, so that a one-element put used as a flag is never torn. */
     if (len == 8 && ((uintptr_t)r & 7) == 0) {
@@ -62,6 +63,7 @@ shmemi_status_t shmemi_deliver_get(int s, size_t offset, void *dest, size_t len)
         return SHMEMI_ERR_INVALID;
     if (!shmemi_segment_host(seg))
         return seg->ops->get(NULL, dest, s, offset, len, shmemi_state.my_pe);
+    shmemi_deliver_host_settle();
     shmemi_full_fence();
     const char *r = seg->local_base + offset;
     if (len == 8 && ((uintptr_t)r & 7) == 0) {
@@ -86,6 +88,7 @@ shmemi_status_t shmemi_deliver_amo(int s, size_t offset, shmemi_amo_op_t op, uin
     if (!shmemi_segment_host(seg))
         return seg->ops->amo(NULL, op, s, offset, fetch_p, operand, compare, size,
                              shmemi_state.my_pe);
+    shmemi_deliver_host_settle();
     /* A full fence on each side: the AMO is ordered after the operations applied before it (the
      * payload of a put-with-signal) and before the acknowledgement that follows it. The AMO itself
      * is acquire-release as well, so that race detectors see that order, which they do not for a
@@ -163,12 +166,15 @@ shmemi_status_t shmemi_deliver_put_start(int s, size_t offset, const void *sourc
     if (!seg)
         return SHMEMI_ERR_INVALID;
     if (shmemi_segment_host(seg))
-        return shmemi_deliver_put(s, offset, source, len);
+        return shmemi_deliver_host_start(s, offset, source, len);
     __atomic_store_n(&started_ops, seg->ops, __ATOMIC_RELAXED);
     return seg->ops->put_nbi(NULL, s, offset, source, len, shmemi_state.my_pe);
 }
 
 int shmemi_deliver_test(void) {
+    int host = shmemi_deliver_host_test();
+    if (host <= 0)
+        return host;
     const shmemi_transport_ops_t *ops = __atomic_load_n(&started_ops, __ATOMIC_RELAXED);
     return ops ? ops->test(NULL) : 1;
 }

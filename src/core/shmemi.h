@@ -568,6 +568,12 @@ shmemi_status_t shmemi_deliver_put_start(int segment, size_t offset, const void 
 int shmemi_deliver_test(void);
 void *shmemi_deliver_buffer(int segment, size_t len);
 void shmemi_deliver_buffer_free(void *buffer);
+/* deliver_put_start on a host segment, its completion, and what every other delivery on a host
+ * segment does first: finish the started ones (src/core/deliver_host.c: done at once). */
+shmemi_status_t shmemi_deliver_host_start(int segment, size_t offset, const void *source,
+                                          size_t len);
+int shmemi_deliver_host_test(void);
+void shmemi_deliver_host_settle(void);
 /* Sets up (after shmemi_net_delivered is decided) and frees (after the network transport's
  * finalize) the buffers of shmemi_deliver_buffer. */
 void shmemi_deliver_init(void);
