@@ -216,16 +216,24 @@ static int ipc_thread_select(void) {
     return 0;
 }
 
-/* A synchronous copy on the copy stream. Host operations on the heap (RMA, AMOs, and the host's
- * loads and stores of heap words in waits, tests and bypass accesses) must not wait for kernels
- * in flight: one of them may be waiting for this very operation. */
-static shmemi_status_t ipc_copy(const char *what, void *dest, const void *source, size_t len) {
+/* A copy queued on the copy stream (ipc_copy_start), and a synchronous one. Host operations on the
+ * heap (RMA, AMOs, and the host's loads and stores of heap words in waits, tests and bypass
+ * accesses) must not wait for kernels in flight: one of them may be waiting for this very
+ * operation. */
+static shmemi_status_t ipc_copy_start(const char *what, void *dest, const void *source,
+                                      size_t len) {
     if (ipc_thread_select() != 0 ||
         ipc_check(what, shmemi_gpu_memcpy_async(dest, source, len, shmemi_gpu_memcpy_default,
-                                                copy_stream)) != 0 ||
-        ipc_check(what, shmemi_gpu_stream_synchronize(copy_stream)) != 0)
+                                                copy_stream)) != 0)
         return SHMEMI_ERR_IO;
     return SHMEMI_OK;
+}
+
+static shmemi_status_t ipc_copy(const char *what, void *dest, const void *source, size_t len) {
+    shmemi_status_t st = ipc_copy_start(what, dest, source, len);
+    if (st == SHMEMI_OK && ipc_check(what, shmemi_gpu_stream_synchronize(copy_stream)) != 0)
+        st = SHMEMI_ERR_IO;
+    return st;
 }
 
 static shmemi_status_t ipc_local_copy(void *dest, const void *source, size_t len) {
@@ -259,11 +267,7 @@ static shmemi_status_t ipc_put_nbi(shmemi_transport_ctx_t *tctx, int segment, si
     void *r = ipc_remote(segment, offset, len, pe);
     if (!r)
         return SHMEMI_ERR_INVALID;
-    if (ipc_thread_select() != 0 ||
-        ipc_check("put", shmemi_gpu_memcpy_async(r, source, len, shmemi_gpu_memcpy_default,
-                                                 copy_stream)) != 0)
-        return SHMEMI_ERR_IO;
-    return SHMEMI_OK;
+    return ipc_copy_start("put", r, source, len);
 }
 
 static shmemi_status_t ipc_get(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
