@@ -14,6 +14,6 @@ void shmemi_fence_order(const char *call, const struct shmemi_ctx *c) {
     if (__builtin_expect(shmemi_transport_net != NULL, 0)) {
         shmemi_status_t st = shmemi_net_fence(shmemi_ctx_tctx(c, shmemi_transport_net), -1);
         if (st != SHMEMI_OK)
-            shmemi_order_failed(call, st);
+            shmemi_order_failed(call, shmemi_transport_net, st);
     }
 }

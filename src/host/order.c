@@ -4,10 +4,11 @@
 #include "core/shmemi.h"
 #include "host/rma_internal.h"
 
-/* Ends the job: the network transport's fence or quiet returned st. */
-void shmemi_order_failed(const char *call, shmemi_status_t st) {
-    shmemi_fatal(call, "network transport %s failed (status %d)", shmemi_transport_net->name,
-                 (int)st);
+/* Ends the job: a transport's fence or quiet (ops: the network's, or ipc's copy stream) returned
+ * st. */
+void shmemi_order_failed(const char *call, const shmemi_transport_ops_t *ops, shmemi_status_t st) {
+    shmemi_fatal(call, "transport %s failed to complete this PE's operations (status %d)",
+                 ops->name, (int)st);
 }
 
 /* The context object; fatal when the library is not initialized (SHMEM_CTX_DEFAULT too) or ctx

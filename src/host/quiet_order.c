@@ -14,11 +14,11 @@ void shmemi_quiet_order(const char *call, const struct shmemi_ctx *c) {
     if (!shmemi_transport_local->host_loadable) {
         shmemi_status_t st = shmemi_transport_local->quiet(NULL);
         if (st != SHMEMI_OK)
-            shmemi_order_failed(call, st);
+            shmemi_order_failed(call, shmemi_transport_local, st);
     }
     if (__builtin_expect(shmemi_transport_net != NULL, 0)) {
         shmemi_status_t st = shmemi_transport_net->quiet(shmemi_ctx_tctx(c, shmemi_transport_net));
         if (st != SHMEMI_OK)
-            shmemi_order_failed(call, st);
+            shmemi_order_failed(call, shmemi_transport_net, st);
     }
 }

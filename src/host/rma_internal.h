@@ -68,10 +68,11 @@ __attribute__((noreturn)) void shmemi_transport_failed(const char *call,
                                                        int pe);
 
 /* The ordering of fence (host/fence_order.c) and of quiet and pe_quiet (host/quiet_order.c) on
- * context c; fatal, naming call, when the network transport fails (shmemi_order_failed). */
+ * context c; fatal, naming call and the transport, when a transport fails (shmemi_order_failed). */
 void shmemi_fence_order(const char *call, const struct shmemi_ctx *c);
 void shmemi_quiet_order(const char *call, const struct shmemi_ctx *c);
-__attribute__((noreturn)) void shmemi_order_failed(const char *call, shmemi_status_t st);
+__attribute__((noreturn)) void
+shmemi_order_failed(const char *call, const shmemi_transport_ops_t *ops, shmemi_status_t st);
 
 /* The acquire load of a wait or test of a word of 2, 4 or 8 bytes (host/wait_load.c). */
 uint16_t shmemi_wait_load16(const void *p);
