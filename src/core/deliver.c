@@ -116,14 +116,15 @@ static pthread_mutex_t buffer_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *buffer_block;
 static char *buffer_free[DELIVER_BUFFERS];
 static int buffer_free_count;
-/* The mapping transport of a GPU segment a put was started on (NULL: none yet). */
-static const shmemi_transport_ops_t *started_ops;
+/* The mapping transport of the delivered segment in GPU memory (the heap), which runs the started
+ * puts (NULL: none). Set by shmemi_deliver_init, before the threads that deliver start. */
+static const shmemi_transport_ops_t *gpu_ops;
 
 void shmemi_deliver_init(void) {
-    int gpu = 0;
     for (int s = 0; s < shmemi_state.n_segments; s++)
-        gpu |= shmemi_net_delivered[s] && !shmemi_segment_host(&shmemi_state.segments[s]);
-    if (!gpu || buffer_block)
+        if (shmemi_net_delivered[s] && !shmemi_segment_host(&shmemi_state.segments[s]))
+            gpu_ops = shmemi_state.segments[s].ops;
+    if (!gpu_ops || buffer_block)
         return;
     /* Without it every payload is the plug-in's own memory, which works as well, staged. */
     buffer_block = shmemi_host_shared_alloc(DELIVER_BUFFERS * DELIVER_BUFFER_SIZE);
@@ -138,7 +139,7 @@ void shmemi_deliver_finalize(void) {
     shmemi_host_shared_free(buffer_block);
     buffer_block = NULL;
     buffer_free_count = 0;
-    __atomic_store_n(&started_ops, NULL, __ATOMIC_RELAXED);
+    gpu_ops = NULL;
 }
 
 void *shmemi_deliver_buffer(int s, size_t len) {
@@ -167,7 +168,6 @@ shmemi_status_t shmemi_deliver_put_start(int s, size_t offset, const void *sourc
         return SHMEMI_ERR_INVALID;
     if (shmemi_segment_host(seg))
         return shmemi_deliver_host_start(s, offset, source, len);
-    __atomic_store_n(&started_ops, seg->ops, __ATOMIC_RELAXED);
     return seg->ops->put_nbi(NULL, s, offset, source, len, shmemi_state.my_pe);
 }
 
@@ -175,6 +175,5 @@ int shmemi_deliver_test(void) {
     int host = shmemi_deliver_host_test();
     if (host <= 0)
         return host;
-    const shmemi_transport_ops_t *ops = __atomic_load_n(&started_ops, __ATOMIC_RELAXED);
-    return ops ? ops->test(NULL) : 1;
+    return gpu_ops ? gpu_ops->test(NULL) : 1;
 }

@@ -229,11 +229,14 @@ static shmemi_status_t ipc_copy_start(const char *what, void *dest, const void *
     return SHMEMI_OK;
 }
 
+/* Waits until everything queued on the copy stream is done. */
+static shmemi_status_t ipc_copy_wait(const char *what) {
+    return ipc_check(what, shmemi_gpu_stream_synchronize(copy_stream)) ? SHMEMI_ERR_IO : SHMEMI_OK;
+}
+
 static shmemi_status_t ipc_copy(const char *what, void *dest, const void *source, size_t len) {
     shmemi_status_t st = ipc_copy_start(what, dest, source, len);
-    if (st == SHMEMI_OK && ipc_check(what, shmemi_gpu_stream_synchronize(copy_stream)) != 0)
-        st = SHMEMI_ERR_IO;
-    return st;
+    return st == SHMEMI_OK ? ipc_copy_wait(what) : st;
 }
 
 static shmemi_status_t ipc_local_copy(void *dest, const void *source, size_t len) {
@@ -248,15 +251,6 @@ static void *ipc_remote(int segment, size_t offset, size_t len, int pe) {
     return base + offset;
 }
 
-static shmemi_status_t ipc_put(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
-                               const void *source, size_t len, int pe) {
-    (void)tctx;
-    void *r = ipc_remote(segment, offset, len, pe);
-    if (!r)
-        return SHMEMI_ERR_INVALID;
-    return ipc_copy("put", r, source, len);
-}
-
 /* The copy is queued on the copy stream and not waited for: the stream orders it before every
  * later host operation on the heap (each of them a copy or an AMO kernel on that stream), quiet
  * waits for it, and test says when it is done. source must stay untouched until then; pageable
@@ -268,6 +262,12 @@ static shmemi_status_t ipc_put_nbi(shmemi_transport_ctx_t *tctx, int segment, si
     if (!r)
         return SHMEMI_ERR_INVALID;
     return ipc_copy_start("put", r, source, len);
+}
+
+static shmemi_status_t ipc_put(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                               const void *source, size_t len, int pe) {
+    shmemi_status_t st = ipc_put_nbi(tctx, segment, offset, source, len, pe);
+    return st == SHMEMI_OK ? ipc_copy_wait("put") : st;
 }
 
 static shmemi_status_t ipc_get(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
@@ -332,8 +332,8 @@ static shmemi_status_t ipc_amo_sized(shmemi_amo_op_t op, void *r, uint64_t *fetc
     if (ipc_check("AMO", shmemi_gpu_get_last_error()) == 0) {
         if (fetch_p)
             st = ipc_copy("AMO", &old, amo_fetch, sizeof(T));
-        else if (ipc_check("AMO", shmemi_gpu_stream_synchronize(copy_stream)) == 0)
-            st = SHMEMI_OK;
+        else
+            st = ipc_copy_wait("AMO");
     }
     pthread_mutex_unlock(&amo_lock);
     if (st != SHMEMI_OK)
@@ -362,8 +362,7 @@ static shmemi_status_t ipc_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op,
  * (shmem_finalize synchronizes the device before its last barrier, src/device/state.cu). */
 static shmemi_status_t ipc_quiet(shmemi_transport_ctx_t *tctx) {
     (void)tctx;
-    return ipc_check("quiet", shmemi_gpu_stream_synchronize(copy_stream)) ? SHMEMI_ERR_IO
-                                                                          : SHMEMI_OK;
+    return ipc_copy_wait("quiet");
 }
 
 static int ipc_test(shmemi_transport_ctx_t *tctx) {

@@ -233,12 +233,12 @@ static __thread int applying;
 static pthread_mutex_t apply_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Puts applied with ucx_host->deliver_put_start and perhaps still running, oldest first: their
- * acknowledgements wait until the library says they are done. Under apply_lock. */
+ * acknowledgements wait until the library says they are done. Under apply_lock; the head is also
+ * read without it (ucx_am_started). */
 static am_item_t *started_head, **started_tail = &started_head;
-static int started_len; /* read without the lock (ucx_am_started) */
 
 int ucx_am_started(void) {
-    return __atomic_load_n(&started_len, __ATOMIC_ACQUIRE) != 0;
+    return __atomic_load_n(&started_head, __ATOMIC_ACQUIRE) != NULL;
 }
 
 /* Acknowledgements of consecutive operations of one context go out as one. */
@@ -246,6 +246,11 @@ typedef struct {
     am_answer_t ack;
     int pe; /* -1: none gathered */
 } ack_batch_t;
+
+static ack_batch_t ack_batch(void) {
+    ack_batch_t b = {.ack = {.is_ack = 1, .pe = ucx_host->my_pe}, .pe = -1};
+    return b;
+}
 
 static void ack_add(ack_batch_t *b, const am_request_t *r) {
     if (b->pe >= 0 && (b->pe != r->src_pe || b->ack.token != r->token)) {
@@ -273,17 +278,18 @@ static int started_retire(void) {
                         started_head->req.src_pe, done);
     if (done == 0)
         return 0;
-    ack_batch_t b = {.ack = {.is_ack = 1, .pe = ucx_host->my_pe}, .pe = -1};
+    ack_batch_t b = ack_batch();
     int n = 0;
-    am_item_t *item;
-    while ((item = started_head) != NULL) {
-        started_head = item->next;
+    am_item_t *item = started_head;
+    __atomic_store_n(&started_head, NULL, __ATOMIC_RELEASE);
+    started_tail = &started_head;
+    while (item != NULL) {
+        am_item_t *next = item->next;
         ack_add(&b, &item->req);
         item_free(item);
+        item = next;
         n++;
     }
-    started_tail = &started_head;
-    __atomic_store_n(&started_len, 0, __ATOMIC_RELEASE);
     ack_flush(&b);
     return n;
 }
@@ -317,7 +323,7 @@ static void fail(const am_request_t *r, shmemi_status_t st) {
 
 static int apply_queue(void) {
     int n = 0;
-    ack_batch_t b = {.ack = {.is_ack = 1, .pe = ucx_host->my_pe}, .pe = -1};
+    ack_batch_t b = ack_batch();
     am_item_t *item;
     while ((item = queue_pop()) != NULL) {
         const am_request_t *r = &item->req;
@@ -329,9 +335,8 @@ static int apply_queue(void) {
             if (st != SHMEMI_OK)
                 fail(r, st);
             item->next = NULL;
-            *started_tail = item;
+            __atomic_store_n(started_tail, item, __ATOMIC_RELEASE);
             started_tail = &item->next;
-            __atomic_store_n(&started_len, started_len + 1, __ATOMIC_RELEASE);
             continue;
         }
         uint64_t value = 0;
@@ -601,5 +606,4 @@ void ucx_am_finalize(void) {
         item_free(item);
     }
     started_tail = &started_head;
-    started_len = 0;
 }
