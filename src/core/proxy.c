@@ -53,8 +53,24 @@ _Static_assert(SHMEMI_PROXY_AMO_OP_FETCH == SHMEMI_AMO_FETCH &&
  * context it has not seen. */
 #define KNOWN_CACHE 16
 
+/* A put the network transport is still sending from its ring slots (put_start), at the index of
+ * its first slot: the slots it holds, freed when the transport is done with them (put_done), and
+ * its command, for the message should it fail. */
+typedef struct {
+    struct shmemi_proxy *p;
+    uint64_t t;             /* its first ticket */
+    uint32_t n;             /* its tickets: 1 + the pieces joined to it */
+    int live;               /* published with release before the start, read with acquire */
+    uint64_t ctx;           /* its command's context while in flight, else 0 (for retire) */
+    shmemi_status_t status; /* of a failure */
+    shmemi_proxy_cmd_t cmd;
+} started_put_t;
+
 struct shmemi_proxy {
     shmemi_proxy_ring_t ring;
+    started_put_t *started; /* n_slots records */
+    uint64_t in_flight;     /* started puts not yet done */
+    started_put_t *failed;  /* a started put that failed, for the consumer to report */
     pthread_t thread;
     uint64_t next; /* the consumer's next ticket; read by shmemi_proxy_describe and drain */
     int stop;
@@ -91,11 +107,12 @@ void shmemi_proxy_describe(const shmemi_proxy_t *p, char *buf, size_t size) {
     uint32_t s = (uint32_t)(next & (p->ring.n_slots - 1));
     snprintf(buf, size,
              "ring of %u slots: %llu tickets taken, %llu issued; next ticket %llu in slot %u "
-             "(seq %llu, free %llu)",
+             "(seq %llu, free %llu); started puts in flight: %llu",
              p->ring.n_slots, (unsigned long long)__atomic_load_n(p->ring.issue, __ATOMIC_RELAXED),
              (unsigned long long)next, (unsigned long long)next, s,
              (unsigned long long)__atomic_load_n(&p->ring.cmd[s].seq, __ATOMIC_RELAXED),
-             (unsigned long long)__atomic_load_n(&p->ring.slot[s].free, __ATOMIC_RELAXED));
+             (unsigned long long)__atomic_load_n(&p->ring.slot[s].free, __ATOMIC_RELAXED),
+             (unsigned long long)__atomic_load_n(&p->in_flight, __ATOMIC_RELAXED));
 }
 
 __attribute__((noreturn)) static void
@@ -169,20 +186,73 @@ static const shmemi_transport_ops_t *route(const shmemi_proxy_cmd_t *c, uint64_t
     return shmemi_route_transport(CALL, (const void *)(uintptr_t)addr, c->pe, amo, seg_p, off_p);
 }
 
-/* The command's bytes from the payload to its target (PUT, PUT_SIGNAL) or back (GET). */
-static void do_rma(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
-                   shmemi_transport_ctx_t *tctx, unsigned char *data, int get) {
+/* The transport is done with a started put's slots: they are free (release, for the producers
+ * that wait for them). A failure leaves them taken and tells the consumer, which ends the job. */
+static void put_done(void *arg, shmemi_status_t status) {
+    started_put_t *sp = arg;
+    (void)__atomic_load_n(&sp->live, __ATOMIC_ACQUIRE);
+    shmemi_proxy_t *p = sp->p;
+    if (status != SHMEMI_OK) {
+        sp->status = status;
+        __atomic_store_n(&p->failed, sp, __ATOMIC_RELEASE);
+        return;
+    }
+    const uint64_t t = sp->t;
+    const uint32_t n = sp->n, mask = p->ring.n_slots - 1;
+    __atomic_store_n(&sp->ctx, 0, __ATOMIC_RELEASE);
+    for (uint32_t i = 0; i < n; i++)
+        __atomic_store_n(&p->ring.slot[(t + i) & mask].free, t + i + p->ring.n_slots,
+                         __ATOMIC_RELEASE);
+    __atomic_fetch_sub(&p->in_flight, 1, __ATOMIC_RELEASE);
+}
+
+/* Ends the job if a started put failed. */
+static void check_started(const shmemi_proxy_t *p) {
+    started_put_t *failed = __atomic_load_n(&p->failed, __ATOMIC_ACQUIRE);
+    if (failed) {
+        char what[128];
+        snprintf(what, sizeof(what), "transport %s failed after the put started (status %d)",
+                 shmemi_transport_net ? shmemi_transport_net->name : "?", (int)failed->status);
+        command_failed(p, failed->t, &failed->cmd, what);
+    }
+}
+
+/* The command's bytes from the payload to its target (PUT, PUT_SIGNAL) or back (GET). A PUT of
+ * n tickets whose transport can start it (put_start) is left running, its slots freed by
+ * put_done: returns 1 then, so that the consumer issues the next command while the network
+ * sends this one; otherwise the bytes are copied or sent at return (0). */
+static int do_rma(shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                  shmemi_transport_ctx_t *tctx, unsigned char *data, int get, uint32_t n) {
     void *r = shmemi_ptr((const void *)(uintptr_t)c->target, c->pe);
     if (r) {
         memcpy(get ? (void *)data : r, get ? r : (const void *)data, c->len);
-        return;
+        return 0;
     }
     int seg;
     size_t off;
     const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
+    if (!get && c->op == SHMEMI_PROXY_PUT) {
+        started_put_t *sp = &p->started[t & (p->ring.n_slots - 1)];
+        sp->p = p;
+        sp->t = t;
+        sp->n = n;
+        sp->cmd = *c;
+        __atomic_store_n(&sp->ctx, c->ctx, __ATOMIC_RELAXED);
+        __atomic_store_n(&sp->live, 1, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&p->in_flight, 1, __ATOMIC_RELAXED);
+        shmemi_status_t st =
+            ops->put_start(tctx_of(ops, tctx), seg, off, data, c->len, c->pe, put_done, sp);
+        if (st == SHMEMI_OK)
+            return 1;
+        __atomic_fetch_sub(&p->in_flight, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&sp->ctx, 0, __ATOMIC_RELAXED);
+        if (st != SHMEMI_ERR_UNSUPPORTED)
+            check_status(p, t, c, ops, st);
+    }
     check_status(p, t, c, ops,
                  get ? ops->get(tctx_of(ops, tctx), data, seg, off, c->len, c->pe)
                      : ops->put(tctx_of(ops, tctx), seg, off, data, c->len, c->pe));
+    return 0;
 }
 
 /* An AMO on addr (fetch_p NULL: not fetching). */
@@ -225,7 +295,7 @@ static void do_quiet(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
     shmemi_full_fence();
 }
 
-static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+static void do_put_signal(shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
                           shmemi_transport_ctx_t *tctx, unsigned char *data) {
     if (shmemi_ptr((const void *)(uintptr_t)c->target, c->pe) == NULL &&
         shmemi_amo_ptr((const void *)(uintptr_t)c->compare, c->pe) == NULL) {
@@ -242,7 +312,7 @@ static void do_put_signal(const shmemi_proxy_t *p, uint64_t t, const shmemi_prox
             return;
         }
     }
-    do_rma(p, t, c, tctx, data, 0);
+    do_rma(p, t, c, tctx, data, 0, 0);
     uint64_t *sig = shmemi_amo_ptr((const void *)(uintptr_t)c->compare, c->pe);
     if (sig) {
         if (c->amo_op == SHMEMI_PROXY_AMO_OP_SET)
@@ -333,13 +403,16 @@ static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
     int answered = 0;
     switch (c.op) {
     case SHMEMI_PROXY_PUT:
-        do_rma(p, t, &c, tctx, data, 0);
+        if (do_rma(p, t, &c, tctx, data, 0, joined + 1)) {
+            ctx_leave(p);
+            return joined + 1;
+        }
         break;
     case SHMEMI_PROXY_PUT_SIGNAL:
         do_put_signal(p, t, &c, tctx, data);
         break;
     case SHMEMI_PROXY_GET:
-        do_rma(p, t, &c, tctx, data, 1);
+        do_rma(p, t, &c, tctx, data, 1, 1);
         answered = 1;
         break;
     case SHMEMI_PROXY_AMO:
@@ -359,6 +432,8 @@ static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
         break;
     case SHMEMI_PROXY_QUIET:
         do_quiet(p, t, &c, tctx);
+        /* A put that failed is not complete: the quiet is never answered. */
+        check_started(p);
         answered = 1;
         break;
     }
@@ -376,6 +451,7 @@ static void *consumer_main(void *arg) {
     shmemi_proxy_t *p = arg;
     uint64_t idle = 0, missing_since = 0;
     for (;;) {
+        check_started(p);
         uint64_t t = p->next;
         const shmemi_proxy_cmd_t *c = &p->ring.cmd[t & (p->ring.n_slots - 1)];
         if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == t + 1) {
@@ -400,7 +476,20 @@ static void *consumer_main(void *arg) {
                              state);
             }
         } else if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
-            return NULL;
+            /* The started puts still read the ring, which the caller frees after. */
+            if (__atomic_load_n(&p->in_flight, __ATOMIC_ACQUIRE) == 0)
+                return NULL;
+            uint64_t now = now_ns();
+            if (missing_since == 0)
+                missing_since = now;
+            else if (now - missing_since > p->timeout_ns) {
+                char state[256];
+                shmemi_proxy_describe(p, state, sizeof(state));
+                shmemi_fatal(CALL,
+                             "puts were still in flight on the network %llu ms after the "
+                             "proxy was stopped; %s",
+                             (unsigned long long)(p->timeout_ns / 1000000), state);
+            }
         }
         shmemi_progress();
         if (++idle < SPIN_POLLS)
@@ -424,6 +513,9 @@ shmemi_proxy_t *shmemi_proxy_start(const char *call, const struct shmemi_proxy_r
     if (p == NULL)
         shmemi_fatal(call, "out of memory for the proxy");
     p->ring = *ring;
+    p->started = calloc(ring->n_slots, sizeof(*p->started));
+    if (p->started == NULL)
+        shmemi_fatal(call, "out of memory for the proxy");
     for (uint32_t s = 0; s < ring->n_slots; s++) {
         ring->cmd[s].seq = 0;
         ring->slot[s].done = 0;
@@ -453,6 +545,7 @@ void shmemi_proxy_stop(shmemi_proxy_t *p) {
     pthread_mutex_unlock(&proxies_lock);
     __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
     pthread_join(p->thread, NULL);
+    free(p->started);
     free(p);
 }
 
@@ -482,6 +575,10 @@ void shmemi_proxy_ctx_retire(const struct shmemi_ctx *c) {
         unsigned polls = 0;
         while (__atomic_load_n(&p->using, __ATOMIC_SEQ_CST) == c)
             pause_briefly(&polls);
+        /* Its started puts run on its transport state until they are done. */
+        for (uint32_t s = 0; s < p->ring.n_slots; s++)
+            while (__atomic_load_n(&p->started[s].ctx, __ATOMIC_ACQUIRE) == (uint64_t)(uintptr_t)c)
+                pause_briefly(&polls);
     }
     pthread_mutex_unlock(&proxies_lock);
 }

@@ -316,6 +316,9 @@ typedef enum {
 /* A transport's per-context state (a UCX worker and its endpoints, say); NULL for transports that
  * keep none. Made by ctx_create for every OpenSHMEM context, the default one included. */
 typedef struct shmemi_transport_ctx shmemi_transport_ctx_t;
+/* Told by a transport that a started put's source may be reused (shmemi_transport_ops_t's
+ * put_start); status is not SHMEMI_OK when the put failed after it started. */
+typedef void (*shmemi_put_done_t)(void *arg, shmemi_status_t status);
 
 /* What a transport is. A mapping transport lets peers on the node map its segments (shm: host
  * memory; ipc: GPU memory) and may move bytes into mapped memory host code cannot touch; a
@@ -397,6 +400,15 @@ typedef struct shmemi_transport_ops {
                            const void *source, size_t len, int pe);
     shmemi_status_t (*put_nbi)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                                const void *source, size_t len, int pe);
+    /* A put whose source stays in use past return, for a caller that reuses a buffer only when
+     * told (the proxy's ring slots), so that it can start the next put meanwhile: done(arg,
+     * status) runs once source may be reused, on a thread that progresses the transport, or in
+     * this call before it returns; a failure after the start comes as its status (the transport
+     * has said why). When put_start returns anything but SHMEMI_OK, done never runs. Ordered and
+     * completed as put is. */
+    shmemi_status_t (*put_start)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                                 const void *source, size_t len, int pe, shmemi_put_done_t done,
+                                 void *arg);
     shmemi_status_t (*get)(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
                            size_t len, int pe);
     shmemi_status_t (*get_nbi)(shmemi_transport_ctx_t *tctx, void *dest, int segment, size_t offset,
@@ -467,6 +479,10 @@ void shmemi_transport_no_ctx_destroy(shmemi_transport_ctx_t *tctx);
 shmemi_status_t shmemi_transport_unsupported_put(shmemi_transport_ctx_t *tctx, int segment,
                                                  size_t offset, const void *source, size_t len,
                                                  int pe);
+shmemi_status_t shmemi_transport_unsupported_put_start(shmemi_transport_ctx_t *tctx, int segment,
+                                                       size_t offset, const void *source,
+                                                       size_t len, int pe, shmemi_put_done_t done,
+                                                       void *arg);
 shmemi_status_t shmemi_transport_unsupported_get(shmemi_transport_ctx_t *tctx, void *dest,
                                                  int segment, size_t offset, size_t len, int pe);
 shmemi_status_t shmemi_transport_unsupported_amo(shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op,
@@ -550,7 +566,7 @@ typedef struct shmemi_plugin_host {
     void (*deliver_buffer_free)(void *buffer);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 7
+#define SHMEMI_PLUGIN_ABI 8
 
 /* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
 
@@ -698,7 +714,8 @@ void shmemi_proxy_ctx_known_set(shmemi_proxy_ctx_known_func_t known);
  * call: a quiet of a context that follows completes the context's commands taken before it
  * (shmem_ctx_destroy). Not from a consumer's thread. */
 void shmemi_proxy_drain(void);
-/* Waits until no running consumer is issuing a command on context object c. Called after c's
+/* Waits until no running consumer is issuing a command on context object c, nor has a put on c
+ * still running on the network (put_start's). Called after c's
  * magic says it is destroyed (stored sequentially consistent) and before its transport state is
  * freed: a consumer checks the magic after it marks c as in use, so a command either finishes with
  * the state or refuses the context. */

@@ -173,6 +173,7 @@ static const struct {
     SLOT(ctx_destroy),
     SLOT(put),
     SLOT(put_nbi),
+    SLOT(put_start),
     SLOT(get),
     SLOT(get_nbi),
     SLOT(amo),
@@ -249,6 +250,15 @@ shmemi_status_t shmemi_transport_unsupported_put(shmemi_transport_ctx_t *tctx, i
                                                  size_t offset, const void *source, size_t len,
                                                  int pe) {
     (void)tctx, (void)segment, (void)offset, (void)source, (void)len, (void)pe;
+    return SHMEMI_ERR_UNSUPPORTED;
+}
+
+shmemi_status_t shmemi_transport_unsupported_put_start(shmemi_transport_ctx_t *tctx, int segment,
+                                                       size_t offset, const void *source,
+                                                       size_t len, int pe, shmemi_put_done_t done,
+                                                       void *arg) {
+    (void)tctx, (void)segment, (void)offset, (void)source, (void)len, (void)pe, (void)done,
+        (void)arg;
     return SHMEMI_ERR_UNSUPPORTED;
 }
 

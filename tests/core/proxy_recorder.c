@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <shmem/impl/ctx__types.h>
 
@@ -23,6 +24,12 @@ typedef struct {
     uint64_t operand;
     size_t size;       /* AMO: 4 or 8 */
     size_t sig_offset; /* PUT_SIGNAL: the signal's offset in the heap */
+    /* A started put (put_start) not yet sent: its source, still the caller's, and whom to tell
+     * once data holds its copy; when it was started (the count of starts before it, the clock). */
+    const void *source;
+    shmemi_put_done_t done;
+    void *arg;
+    uint64_t started, started_ns;
 } pending_op_t;
 enum { PUT, AMO, PUT_SIGNAL };
 
@@ -34,7 +41,21 @@ struct shmemi_transport_ctx {
     struct shmemi_transport_ctx *next;
 };
 
+/* A started put stays unsent until this many puts were started after it (more than the test's
+ * ring has slots: producers that go on meanwhile reuse its slot, were it freed at the start), or
+ * for this long (when they wait for its slot, as they should). */
+#define SEND_AFTER_STARTS 16
+#define SEND_AFTER_NS 2000000ull
+
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t starts;
+static int fail_sends;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 static shmemi_transport_ctx_t *all_contexts;
 static char **heap_base; /* every PE's heap, as shmem_init mapped it */
 
@@ -81,9 +102,29 @@ static shmemi_status_t add(shmemi_transport_ctx_t *t, pending_op_t o, const void
     return SHMEMI_OK;
 }
 
+/* Sends a started put: copies its source, then tells its starter the source is free. Under the
+ * lock of its context. */
+static void send_started(pending_op_t *o) {
+    if (o->source == NULL)
+        return;
+    if (__atomic_load_n(&fail_sends, __ATOMIC_RELAXED)) {
+        o->source = NULL;
+        o->len = 0;
+        o->done(o->arg, SHMEMI_ERR_PEER);
+        return;
+    }
+    o->data = malloc(o->len);
+    if (o->data == NULL)
+        abort();
+    memcpy(o->data, o->source, o->len);
+    o->source = NULL;
+    o->done(o->arg, SHMEMI_OK);
+}
+
 static void quiet_one(shmemi_transport_ctx_t *t) {
     pthread_mutex_lock(&t->lock);
     for (size_t i = 0; i < t->n_ops; i++) {
+        send_started(&t->ops[i]);
         deliver(&t->ops[i]);
         free(t->ops[i].data);
     }
@@ -103,6 +144,7 @@ static shmemi_status_t rec_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
             t->ops[kept++] = t->ops[i];
             continue;
         }
+        send_started(&t->ops[i]);
         deliver(&t->ops[i]);
         free(t->ops[i].data);
         t->counts.delivered++;
@@ -185,6 +227,25 @@ static shmemi_status_t rec_put(shmemi_transport_ctx_t *t, int segment, size_t of
     return add(t, o, source);
 }
 
+/* A put sent later, from its source: at a progress pass once SEND_AFTER_STARTS puts were
+ * started after it or SEND_AFTER_NS passed, or at the quiet that delivers it. */
+static shmemi_status_t rec_put_start(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                     const void *source, size_t len, int pe, shmemi_put_done_t done,
+                                     void *arg) {
+    if (remote(segment, offset, len, pe) == NULL)
+        return SHMEMI_ERR_INVALID;
+    pending_op_t o = {.kind = PUT,
+                      .pe = pe,
+                      .offset = offset,
+                      .len = len,
+                      .source = source,
+                      .done = done,
+                      .arg = arg,
+                      .started = __atomic_fetch_add(&starts, 1, __ATOMIC_RELAXED),
+                      .started_ns = now_ns()};
+    return add(t, o, NULL);
+}
+
 /* Gets are done at once: they read what quiets delivered so far. */
 static shmemi_status_t rec_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
                                size_t len, int pe) {
@@ -249,7 +310,23 @@ static shmemi_status_t rec_quiet(shmemi_transport_ctx_t *t) {
 }
 
 static int rec_progress(void) {
-    return 0;
+    const uint64_t started = __atomic_load_n(&starts, __ATOMIC_RELAXED), now = now_ns();
+    int sent = 0;
+    pthread_mutex_lock(&all_lock);
+    for (shmemi_transport_ctx_t *c = all_contexts; c; c = c->next) {
+        pthread_mutex_lock(&c->lock);
+        for (size_t i = 0; i < c->n_ops; i++) {
+            pending_op_t *o = &c->ops[i];
+            if (o->source != NULL && (started - o->started > SEND_AFTER_STARTS ||
+                                      now - o->started_ns >= SEND_AFTER_NS)) {
+                send_started(o);
+                sent = 1;
+            }
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&all_lock);
+    return sent;
 }
 
 static const shmemi_transport_ops_t recorder_ops = {
@@ -275,6 +352,7 @@ static const shmemi_transport_ops_t recorder_ops = {
     .ctx_destroy = rec_ctx_destroy,
     .put = rec_put,
     .put_nbi = rec_put,
+    .put_start = rec_put_start,
     .get = rec_get,
     .get_nbi = rec_get,
     .amo = rec_amo,
@@ -331,6 +409,10 @@ EXPORT void shmemt_recorder_uninstall(void) {
     heap_base = NULL;
     free(amo_net_before);
     amo_net_before = NULL;
+}
+
+EXPORT void shmemt_recorder_fail_sends(void) {
+    __atomic_store_n(&fail_sends, 1, __ATOMIC_RELAXED);
 }
 
 EXPORT shmemt_recorder_counts_t shmemt_recorder_counts(shmem_ctx_t ctx) {

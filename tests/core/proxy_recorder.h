@@ -7,7 +7,10 @@
  * their context. There, puts, put-with-signal and non-fetching AMOs stay pending in that state
  * until a quiet of the same state (or of every state) delivers them, in the order they were
  * issued; gets and fetching AMOs are done at once. So whether a quiet completed an operation is
- * a fact in memory, not a matter of timing. */
+ * a fact in memory, not a matter of timing. A started put (put_start, the proxy's) is read from
+ * its source only once 16 more puts were started or 2 ms passed (at a progress pass), or at its
+ * quiet, and only then said done: a consumer that let producers reuse its slot before that
+ * delivers their bytes instead. */
 #ifndef SHMEMT_PROXY_RECORDER_H
 #define SHMEMT_PROXY_RECORDER_H
 
@@ -29,6 +32,8 @@ void shmemt_recorder_install(void);
  * node's PEs take the network): puts and gets keep the node's mapping. */
 void shmemt_recorder_install_amos(void);
 void shmemt_recorder_uninstall(void);
+/* From now on, every started put fails when it is sent (its done gets SHMEMI_ERR_PEER). */
+void shmemt_recorder_fail_sends(void);
 
 shmemt_recorder_counts_t shmemt_recorder_counts(shmem_ctx_t ctx);
 /* Where symmetric heap address addr is on pe (its memory, read without the library). */

@@ -15,8 +15,9 @@
  * (a fence orders AMOs over the network before load/store puts: run_fence_mapped), "badpe" (a
  * command to PE 99), "badbatch" (a batch whose second piece does not continue the put of its
  * first), "badop" (an unknown command), "badctx" (a context field that is no context),
- * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written): the failure
- * modes end the job with the consumer's message; "crossed" (run_crossed). */
+ * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written), "sendfail" (a
+ * put the recording transport fails after its start): the failure modes end the job with the
+ * consumer's message; "crossed" (run_crossed); "started" (run_started). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,6 +534,35 @@ static void run_fence_mapped(void) {
     shmem_free(counter);
 }
 
+/* Mode "started": puts the recording transport sends from the ring's slots well after their
+ * start (proxy_recorder.h), many more than the ring holds and with no quiet between them, of 1 to
+ * 3 slots each: a slot freed before the transport read it carries a later put's bytes. */
+#define STARTED_PUTS 96
+#define STARTED_MAX (3 * CHUNK)
+static void run_started(void) {
+    unsigned char *buf = shmem_calloc((size_t)npes * STARTED_PUTS * STARTED_MAX, 1);
+    shmem_barrier_all();
+    const int next = (me + 1) % npes;
+    unsigned char *mine = buf + (size_t)me * STARTED_PUTS * STARTED_MAX;
+    unsigned char data[STARTED_MAX];
+    for (int i = 0; i < STARTED_PUTS; i++) {
+        fill(data, STARTED_MAX, 7000 + (uint64_t)me * STARTED_PUTS + (uint64_t)i);
+        shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, mine + (size_t)i * STARTED_MAX, data,
+                         (size_t)(i % 3 + 1) * CHUNK, next);
+    }
+    shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+    int bad = 0;
+    for (int i = 0; i < STARTED_PUTS; i++) {
+        const size_t len = (size_t)(i % 3 + 1) * CHUNK;
+        fill(data, STARTED_MAX, 7000 + (uint64_t)me * STARTED_PUTS + (uint64_t)i);
+        if (memcmp(shmemt_recorder_peek(mine + (size_t)i * STARTED_MAX, next), data, len) != 0)
+            bad++;
+    }
+    CHECK(bad == 0, "%d of %d started puts landed with other bytes than theirs", bad, STARTED_PUTS);
+    shmem_barrier_all();
+    shmem_free(buf);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "all";
     if (argc > 2)
@@ -541,7 +571,8 @@ int main(int argc, char **argv) {
     me = shmem_my_pe();
     npes = shmem_n_pes();
     const int fence_mapped = strcmp(mode, "fence") == 0;
-    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped;
+    const int started = strcmp(mode, "started") == 0, sendfail = strcmp(mode, "sendfail") == 0;
+    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped || started || sendfail;
     if (fence_mapped)
         shmemt_recorder_install_amos();
     else if (recorded)
@@ -553,6 +584,18 @@ int main(int argc, char **argv) {
         run_crossed();
     } else if (fence_mapped) {
         run_fence_mapped();
+    } else if (started) {
+        run_started();
+    } else if (sendfail) {
+        uint64_t *word = shmem_calloc(1, sizeof(uint64_t));
+        shmemt_recorder_fail_sends();
+        if (me == 0) {
+            shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, word, &(uint64_t){1}, 8, 1);
+            /* The consumer ends the job; this quiet never returns. */
+            shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+            fprintf(stderr, "PE 0: a put that failed after its start went unreported\n");
+            failures++;
+        }
     } else if (recorded) {
         run_contexts();
     } else if (me == 0) {

@@ -400,6 +400,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .ctx_destroy = shmemi_transport_no_ctx_destroy,
     .put = ipc_put,
     .put_nbi = ipc_put_nbi,
+    .put_start = shmemi_transport_unsupported_put_start,
     .get = ipc_get,
     .get_nbi = ipc_get,
     .amo = ipc_amo,

@@ -230,6 +230,7 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .ctx_destroy = shmemi_transport_no_ctx_destroy,
     .put = shmemi_transport_unsupported_put,
     .put_nbi = shmemi_transport_unsupported_put,
+    .put_start = shmemi_transport_unsupported_put_start,
     .get = shmemi_transport_unsupported_get,
     .get_nbi = shmemi_transport_unsupported_get,
     .amo = shmemi_transport_unsupported_amo,

@@ -401,6 +401,7 @@ static shmemi_transport_ops_t ucx_ops = {
     .ctx_destroy = ucx_ctx_destroy,
     .put = ucx_put,
     .put_nbi = ucx_put_nbi,
+    .put_start = ucx_put_start,
     .get = ucx_get,
     .get_nbi = ucx_get_nbi,
     .amo = ucx_amo,

@@ -135,6 +135,24 @@ shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
 int ucx_progress(void);
 int ucx_wait(long timeout_us, int who);
 
+/* A started put (put_start): whom its request's completion tells. The first member of the block
+ * malloc gave, which the completion frees (a message's header lives in the same block, as UCX
+ * 1.13 reads the header until the send completes). */
+typedef struct {
+    shmemi_put_done_t done;
+    void *arg;
+    int pe;
+} ucx_started_t;
+shmemi_status_t ucx_put_start(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
+                              const void *source, size_t len, int pe, shmemi_put_done_t done,
+                              void *arg);
+/* Sets param so that its request's completion calls s's done and frees s (ucx_ctx.c). */
+void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s);
+/* Takes what the ucp_*_nbx call with that param returned: calls done and frees s where it
+ * completed at once; frees s without done and returns the failure where it failed; else leaves
+ * both to the completion. */
+shmemi_status_t ucx_started_posted(ucx_started_t *s, void *req, const char *what);
+
 /* Shared by the contexts and the delivery protocol (ucx_ctx.c). */
 ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe);
 /* Waits for a request of UCX, progressing the worker and applying delivered operations. */
@@ -177,6 +195,11 @@ int ucx_am_started(void);
  * source may be reused; get (nbi 0) and a fetching AMO when the answer is in. */
 shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset,
                            const void *source, size_t len, int pe);
+/* put_start on a delivered segment: the request counts as sent at once (quiet waits for its
+ * acknowledgement), source is in use until done. */
+shmemi_status_t ucx_am_put_start(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                 const void *source, size_t len, int pe, shmemi_put_done_t done,
+                                 void *arg);
 shmemi_status_t ucx_am_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,
                            size_t len, int pe, int nbi);
 shmemi_status_t ucx_am_amo(shmemi_transport_ctx_t *t, shmemi_amo_op_t op, int segment,

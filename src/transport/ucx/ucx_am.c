@@ -441,17 +441,21 @@ static ucs_status_t answer_arrived(void *arg, const void *header, size_t header_
  * Counted in am_sent (for fence and quiet to wait for its answer) unless it is one-way: nobody
  * answers that, and it goes eager where UCX can, so that it is complete here at once and the
  * target needs no rendezvous round trip. */
+static void request_count(shmemi_transport_ctx_t *t, ucx_peer_t *p, am_request_t *r) {
+    r->src_pe = ucx_host->my_pe;
+    if (r->kind != REQ_ONEWAY) {
+        __atomic_fetch_add(&p->am_sent, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
+    }
+}
+
 static shmemi_status_t request_post(shmemi_transport_ctx_t *t, int pe, am_request_t *r,
                                     const void *data, size_t len, const char *what) {
     ucx_peer_t *p = ucx_peer_get(t, pe);
     if (!p)
         return SHMEMI_ERR_PEER;
-    r->src_pe = ucx_host->my_pe;
+    request_count(t, p, r);
     const int oneway = r->kind == REQ_ONEWAY;
-    if (!oneway) {
-        __atomic_fetch_add(&p->am_sent, 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&t->am_sent, 1, __ATOMIC_RELAXED);
-    }
     ucp_request_param_t param = {.op_attr_mask = oneway ? UCP_OP_ATTR_FIELD_FLAGS : 0,
                                  .flags = oneway ? UCP_AM_SEND_FLAG_EAGER : 0};
     return ucx_wait_request(t, ucp_am_send_nbx(p->ep, AM_REQUEST, r, sizeof(*r), data, len, &param),
@@ -481,6 +485,31 @@ shmemi_status_t ucx_am_put(shmemi_transport_ctx_t *t, int segment, size_t offset
                            const void *source, size_t len, int pe) {
     am_request_t r = {.kind = REQ_PUT, .segment = segment, .offset = offset, .len = len};
     return request_send(t, pe, &r, source, len, NULL, "put");
+}
+
+shmemi_status_t ucx_am_put_start(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                                 const void *source, size_t len, int pe, shmemi_put_done_t done,
+                                 void *arg) {
+    ucx_peer_t *p = ucx_peer_get(t, pe);
+    if (!p)
+        return SHMEMI_ERR_PEER;
+    struct {
+        ucx_started_t s; /* first: the completion frees the block through it */
+        am_request_t r;
+    } *x = malloc(sizeof(*x));
+    if (!x)
+        return SHMEMI_ERR_NOMEM;
+    x->s = (ucx_started_t){.done = done, .arg = arg, .pe = pe};
+    x->r = (am_request_t){.kind = REQ_PUT,
+                          .segment = segment,
+                          .offset = offset,
+                          .len = len,
+                          .token = (uint64_t)(uintptr_t)t};
+    request_count(t, p, &x->r);
+    ucp_request_param_t param;
+    ucx_started_param(&param, &x->s);
+    return ucx_started_posted(
+        &x->s, ucp_am_send_nbx(p->ep, AM_REQUEST, &x->r, sizeof(x->r), source, len, &param), "put");
 }
 
 shmemi_status_t ucx_am_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,

@@ -126,6 +126,36 @@ static shmemi_status_t post_request(ucx_peer_t *p, void *req, const char *what, 
     return SHMEMI_OK;
 }
 
+static void started_done(void *request, ucs_status_t status, void *user_data) {
+    ucx_started_t *s = user_data;
+    if (status != UCS_OK)
+        ucx_host->warn("network", "put to PE %d failed: %s", s->pe, ucs_status_string(status));
+    s->done(s->arg, status == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER);
+    free(s);
+    ucp_request_free(request);
+}
+
+void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s) {
+    memset(param, 0, sizeof(*param));
+    param->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    param->cb.send = started_done;
+    param->user_data = s;
+}
+
+shmemi_status_t ucx_started_posted(ucx_started_t *s, void *req, const char *what) {
+    if (UCS_PTR_IS_ERR(req)) {
+        ucx_host->warn("network", "%s to PE %d failed: %s", what, s->pe,
+                       ucs_status_string(UCS_PTR_STATUS(req)));
+        free(s);
+        return SHMEMI_ERR_PEER;
+    }
+    if (req == NULL) {
+        s->done(s->arg, SHMEMI_OK);
+        free(s);
+    }
+    return SHMEMI_OK;
+}
+
 shmemi_status_t ucx_ctx_create(long options, shmemi_transport_ctx_t **tctx_p) {
     shmemi_transport_ctx_t *t = calloc(1, sizeof(*t));
     if (t)
@@ -367,6 +397,23 @@ shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offse
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
     return post_request(p, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
+}
+
+shmemi_status_t ucx_put_start(shmemi_transport_ctx_t *t, int segment, size_t offset,
+                              const void *source, size_t len, int pe, shmemi_put_done_t done,
+                              void *arg) {
+    if (ucx_delivered(segment, pe))
+        return ucx_am_put_start(t, segment, offset, source, len, pe, done, arg);
+    TARGET(t, pe, segment, offset);
+    ucx_started_t *s = malloc(sizeof(*s));
+    if (!s)
+        return SHMEMI_ERR_NOMEM;
+    *s = (ucx_started_t){.done = done, .arg = arg, .pe = pe};
+    ucp_request_param_t param;
+    ucx_started_param(&param, s);
+    void *req = ucp_put_nbx(p->ep, source, len, raddr, rkey, &param);
+    issued(p);
+    return ucx_started_posted(s, req, "put");
 }
 
 shmemi_status_t ucx_get(shmemi_transport_ctx_t *t, void *dest, int segment, size_t offset,

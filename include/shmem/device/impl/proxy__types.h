@@ -26,7 +26,9 @@
  * between them) as one operation of their total length, and frees each slot as in step 5. Only
  * PUT pieces are batched; the last piece of a put-with-signal is its PUT_SIGNAL.
  *  5. A command that returns nothing (PUT, PUT_SIGNAL, AMO, FENCE) is freed by the consumer once it
- *     no longer needs the slot (a put's source is copied or sent): free = t + n_slots (release).
+ *     no longer needs the slot (a put's source is copied or sent; a PUT the network transport
+ *     sends from the slot itself is freed when the transport says it is done with it, out of
+ *     ticket order): free = t + n_slots (release).
  *     A command that returns something (GET: payload; AMO_FETCH: result; QUIET: completion) is
  *     answered by the consumer: it writes the answer, then done = t + 1 (release); the producer
  *     waits for done == t + 1 (acquire), reads the answer, then frees the slot itself: free =
