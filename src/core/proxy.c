@@ -17,6 +17,7 @@
  * (shmemi_proxy_drain), so its quiet completes them. */
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,13 +116,31 @@ void shmemi_proxy_describe(const shmemi_proxy_t *p, char *buf, size_t size) {
              (unsigned long long)__atomic_load_n(&p->in_flight, __ATOMIC_RELAXED));
 }
 
+/* Ends the job with the message, then the ring's state. */
+__attribute__((noreturn, format(printf, 2, 3))) static void ring_fatal(const shmemi_proxy_t *p,
+                                                                       const char *fmt, ...) {
+    char what[384], state[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    shmemi_proxy_describe(p, state, sizeof(state));
+    shmemi_fatal(CALL, "%s; %s", what, state);
+}
+
+/* Nonzero once the proxy's timeout has passed since *since, which the first call sets. */
+static int overdue(const shmemi_proxy_t *p, uint64_t *since) {
+    const uint64_t now = now_ns();
+    if (*since == 0)
+        *since = now;
+    return now - *since > p->timeout_ns;
+}
+
 __attribute__((noreturn)) static void
 command_failed(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c, const char *what) {
-    char state[256];
-    shmemi_proxy_describe(p, state, sizeof(state));
-    shmemi_fatal(CALL, "%s of ticket %llu (to PE %d, address %p, %llu bytes): %s; %s",
-                 op_name(c->op), (unsigned long long)t, (int)c->pe, (void *)(uintptr_t)c->target,
-                 (unsigned long long)c->len, what, state);
+    ring_fatal(p, "%s of ticket %llu (to PE %d, address %p, %llu bytes): %s", op_name(c->op),
+               (unsigned long long)t, (int)c->pe, (void *)(uintptr_t)c->target,
+               (unsigned long long)c->len, what);
 }
 
 static void check_status(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
@@ -463,33 +482,20 @@ static void *consumer_main(void *arg) {
         /* Ticket t is not written yet: taken by a producer that is still writing it, or not
          * taken at all. */
         if (__atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE) > t) {
-            uint64_t now = now_ns();
-            if (missing_since == 0)
-                missing_since = now;
-            else if (now - missing_since > p->timeout_ns) {
-                char state[256];
-                shmemi_proxy_describe(p, state, sizeof(state));
-                shmemi_fatal(CALL,
-                             "ticket %llu was taken but its command never arrived within %llu "
-                             "ms (its producer stopped: a kernel killed mid-operation?); %s",
-                             (unsigned long long)t, (unsigned long long)(p->timeout_ns / 1000000),
-                             state);
-            }
+            if (overdue(p, &missing_since))
+                ring_fatal(p,
+                           "ticket %llu was taken but its command never arrived within %llu ms "
+                           "(its producer stopped: a kernel killed mid-operation?)",
+                           (unsigned long long)t, (unsigned long long)(p->timeout_ns / 1000000));
         } else if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
             /* The started puts still read the ring, which the caller frees after. */
             if (__atomic_load_n(&p->in_flight, __ATOMIC_ACQUIRE) == 0)
                 return NULL;
-            uint64_t now = now_ns();
-            if (missing_since == 0)
-                missing_since = now;
-            else if (now - missing_since > p->timeout_ns) {
-                char state[256];
-                shmemi_proxy_describe(p, state, sizeof(state));
-                shmemi_fatal(CALL,
-                             "puts were still in flight on the network %llu ms after the "
-                             "proxy was stopped; %s",
-                             (unsigned long long)(p->timeout_ns / 1000000), state);
-            }
+            if (overdue(p, &missing_since))
+                ring_fatal(p,
+                           "puts were still in flight on the network %llu ms after the proxy "
+                           "was stopped",
+                           (unsigned long long)(p->timeout_ns / 1000000));
         }
         shmemi_progress();
         if (++idle < SPIN_POLLS)

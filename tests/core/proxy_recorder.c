@@ -49,7 +49,7 @@ struct shmemi_transport_ctx {
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t starts;
-static int fail_sends;
+static int fail_sends, hold_sends;
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -105,7 +105,7 @@ static shmemi_status_t add(shmemi_transport_ctx_t *t, pending_op_t o, const void
 /* Sends a started put: copies its source, then tells its starter the source is free. Under the
  * lock of its context. */
 static void send_started(pending_op_t *o) {
-    if (o->source == NULL)
+    if (o->source == NULL || __atomic_load_n(&hold_sends, __ATOMIC_RELAXED))
         return;
     if (__atomic_load_n(&fail_sends, __ATOMIC_RELAXED)) {
         o->source = NULL;
@@ -413,6 +413,10 @@ EXPORT void shmemt_recorder_uninstall(void) {
 
 EXPORT void shmemt_recorder_fail_sends(void) {
     __atomic_store_n(&fail_sends, 1, __ATOMIC_RELAXED);
+}
+
+EXPORT void shmemt_recorder_hold_sends(void) {
+    __atomic_store_n(&hold_sends, 1, __ATOMIC_RELAXED);
 }
 
 EXPORT shmemt_recorder_counts_t shmemt_recorder_counts(shmem_ctx_t ctx) {

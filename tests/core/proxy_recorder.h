@@ -34,6 +34,8 @@ void shmemt_recorder_install_amos(void);
 void shmemt_recorder_uninstall(void);
 /* From now on, every started put fails when it is sent (its done gets SHMEMI_ERR_PEER). */
 void shmemt_recorder_fail_sends(void);
+/* From now on, no started put is ever sent, not even by a quiet (a network that stopped). */
+void shmemt_recorder_hold_sends(void);
 
 shmemt_recorder_counts_t shmemt_recorder_counts(shmem_ctx_t ctx);
 /* Where symmetric heap address addr is on pe (its memory, read without the library). */

@@ -16,8 +16,9 @@
  * command to PE 99), "badbatch" (a batch whose second piece does not continue the put of its
  * first), "badop" (an unknown command), "badctx" (a context field that is no context),
  * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written), "sendfail" (a
- * put the recording transport fails after its start): the failure modes end the job with the
- * consumer's message; "crossed" (run_crossed); "started" (run_started). */
+ * put the recording transport fails after its start), "stuck" (the proxy stopped while a started
+ * put never ends): the failure modes end the job with the consumer's message; "crossed"
+ * (run_crossed); "started" (run_started). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -571,8 +572,9 @@ int main(int argc, char **argv) {
     me = shmem_my_pe();
     npes = shmem_n_pes();
     const int fence_mapped = strcmp(mode, "fence") == 0;
-    const int started = strcmp(mode, "started") == 0, sendfail = strcmp(mode, "sendfail") == 0;
-    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped || started || sendfail;
+    const int started = strcmp(mode, "started") == 0, sendfail = strcmp(mode, "sendfail") == 0,
+              stuck = strcmp(mode, "stuck") == 0;
+    const int recorded = strcmp(mode, "ctx") == 0 || fence_mapped || started || sendfail || stuck;
     if (fence_mapped)
         shmemt_recorder_install_amos();
     else if (recorded)
@@ -586,6 +588,17 @@ int main(int argc, char **argv) {
         run_fence_mapped();
     } else if (started) {
         run_started();
+    } else if (stuck) {
+        uint64_t *word = shmem_calloc(1, sizeof(uint64_t));
+        shmemt_recorder_hold_sends();
+        if (me == 0) {
+            shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, word, &(uint64_t){1}, 8, 1);
+            /* Stopping the consumer waits for the put, which never ends: the consumer says so. */
+            shmemt_proxy_destroy(proxy);
+            fprintf(stderr, "PE 0: the proxy stopped with a started put still in flight\n");
+            failures++;
+            proxy = NULL;
+        }
     } else if (sendfail) {
         uint64_t *word = shmem_calloc(1, sizeof(uint64_t));
         shmemt_recorder_fail_sends();
@@ -625,7 +638,8 @@ int main(int argc, char **argv) {
         failures++;
     }
     shmem_barrier_all();
-    shmemt_proxy_destroy(proxy);
+    if (proxy)
+        shmemt_proxy_destroy(proxy);
     if (recorded)
         shmemt_recorder_uninstall();
     int all_failures = failures;
