@@ -16,7 +16,7 @@
 #define EXPORT __attribute__((visibility("default")))
 
 typedef struct {
-    int kind; /* PUT, AMO (not fetching), PUT_SIGNAL */
+    int kind; /* PUT, AMO (not fetching), PUT_SIGNAL, LOST */
     int pe;
     size_t offset, len;
     unsigned char *data;
@@ -31,7 +31,7 @@ typedef struct {
     void *arg;
     uint64_t started, started_ns;
 } pending_op_t;
-enum { PUT, AMO, PUT_SIGNAL };
+enum { PUT, AMO, PUT_SIGNAL, LOST /* a started put that failed: nothing arrives */ };
 
 struct shmemi_transport_ctx {
     pthread_mutex_t lock;
@@ -109,7 +109,7 @@ static void send_started(pending_op_t *o) {
         return;
     if (__atomic_load_n(&fail_sends, __ATOMIC_RELAXED)) {
         o->source = NULL;
-        o->len = 0;
+        o->kind = LOST;
         o->done(o->arg, SHMEMI_ERR_PEER);
         return;
     }
