@@ -13,12 +13,17 @@
  *                the target (3 PEs or more). The target computes outside the library.
  *   ordered      PE 0 puts a large then a small block to PE 1 with a fence between, then sets a
  *                flag by AMO; PE 1 checks, after the flag, that both arrived and that the fence
- *                kept the small put after the large one on a word both write. */
+ *                kept the small put after the large one on a word both write.
+ *   nbi          PE 0 puts 4 MiB with shmem_putmem_nbi to PE 1, which sleeps 2 s outside the
+ *                library (run without a progress thread): the put_nbi returns within 1 s (it
+ *                does not wait for its send, which the target must pull), the quiet after it
+ *                only once PE 1 applied it, and PE 1 then finds the bytes. */
 #include <inttypes.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PUTSIG_ROUNDS 600
 #define THIRD_ROUNDS 40
@@ -129,6 +134,49 @@ static void ordered(uint64_t *buf, uint64_t *src) {
     }
 }
 
+#define NBI_BYTES (4u << 20)
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void nbi(void) {
+    unsigned char *dst = shmem_calloc(NBI_BYTES, 1);
+    unsigned char *src = malloc(NBI_BYTES);
+    if (!dst || !src) {
+        fprintf(stderr, "deliver nbi: out of memory\n");
+        shmem_global_exit(1);
+    }
+    for (size_t i = 0; i < NBI_BYTES; i++)
+        src[i] = (unsigned char)(i * 7 + 1);
+    shmem_barrier_all();
+    if (shmem_my_pe() == 1) {
+        struct timespec nap = {2, 0};
+        nanosleep(&nap, NULL);
+    } else if (shmem_my_pe() == 0) {
+        double t0 = seconds();
+        shmem_putmem_nbi(dst, src, NBI_BYTES, 1);
+        double t1 = seconds();
+        shmem_quiet();
+        double t2 = seconds();
+        if (t1 - t0 > 1.0)
+            fail("nbi", 0, "the put_nbi's time (ms) while its target slept",
+                 (uint64_t)((t1 - t0) * 1e3), 1000);
+        if (t2 - t0 < 1.0)
+            fail("nbi", 0, "the quiet's end (ms) while its target slept 2 s",
+                 (uint64_t)((t2 - t0) * 1e3), 2000);
+    }
+    shmem_barrier_all();
+    if (shmem_my_pe() == 1)
+        for (size_t i = 0; i < NBI_BYTES; i += 4093)
+            if (dst[i] != (unsigned char)(i * 7 + 1))
+                fail("nbi", 0, "a byte of the put", dst[i], (unsigned char)(i * 7 + 1));
+    free(src);
+    shmem_free(dst);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     shmem_init();
@@ -149,8 +197,10 @@ int main(int argc, char **argv) {
         quiet_third(buf, src);
     else if (strcmp(mode, "ordered") == 0)
         ordered(buf, src);
+    else if (strcmp(mode, "nbi") == 0)
+        nbi();
     else {
-        fprintf(stderr, "usage: deliver putsig|quiet_third|ordered\n");
+        fprintf(stderr, "usage: deliver putsig|quiet_third|ordered|nbi\n");
         shmem_global_exit(2);
     }
     shmem_barrier_all();

@@ -86,6 +86,11 @@ struct shmemi_transport_ctx {
      * targets once applied; quiet waits until the two agree. */
     uint64_t am_sent;
     uint64_t am_done;
+    /* Puts whose source UCX reads after the call returned (put_start; put_nbi on a delivered
+     * segment), and those whose sends completed: quiet waits until the two agree too, so that no
+     * request of the context is left running on its endpoints. */
+    uint64_t puts_started;
+    uint64_t puts_sent;
     struct shmemi_transport_ctx *next; /* every live context, for quiet(NULL) */
 };
 
@@ -139,6 +144,7 @@ int ucx_wait(long timeout_us, int who);
  * malloc gave, which the completion frees (a message's header lives in the same block, as UCX
  * 1.13 reads the header until the send completes). */
 typedef struct {
+    shmemi_transport_ctx_t *t; /* counts it in puts_started and puts_sent */
     shmemi_put_done_t done;
     void *arg;
     int pe;
@@ -146,7 +152,8 @@ typedef struct {
 shmemi_status_t ucx_put_start(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                               const void *source, size_t len, int pe, shmemi_put_done_t done,
                               void *arg);
-/* Sets param so that its request's completion calls s's done and frees s (ucx_ctx.c). */
+/* Sets param so that its request's completion calls s's done and frees s, and counts s as
+ * started (ucx_ctx.c). */
 void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s);
 /* Takes what the ucp_*_nbx call with that param returned: calls done and frees s where it
  * completed at once; frees s without done and returns the failure where it failed; else leaves
@@ -209,7 +216,8 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
                                   const void *source, size_t len, int sig_segment,
                                   size_t sig_offset, shmemi_amo_op_t sig_op, uint64_t signal,
                                   int pe);
-/* Returns once every delivered operation t sent is applied at its target. */
+/* Returns once every delivered operation t sent is applied at its target and every put t
+ * started has been sent. */
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t);
 /* Nonzero while an active message t sent is not yet applied (answered) at its target. */
 static inline int ucx_am_outstanding(shmemi_transport_ctx_t *t) {

@@ -499,7 +499,7 @@ shmemi_status_t ucx_am_put_start(shmemi_transport_ctx_t *t, int segment, size_t 
     } *x = malloc(sizeof(*x));
     if (!x)
         return SHMEMI_ERR_NOMEM;
-    x->s = (ucx_started_t){.done = done, .arg = arg, .pe = pe};
+    x->s = (ucx_started_t){.t = t, .done = done, .arg = arg, .pe = pe};
     x->r = (am_request_t){.kind = REQ_PUT,
                           .segment = segment,
                           .offset = offset,
@@ -595,6 +595,7 @@ static void answers_wait(shmemi_transport_ctx_t *t, const uint64_t *done, const 
 }
 
 shmemi_status_t ucx_am_complete(shmemi_transport_ctx_t *t) {
+    answers_wait(t, &t->puts_sent, &t->puts_started, "the sends of started puts", -1);
     answers_wait(t, &t->am_done, &t->am_sent, "quiet of delivered operations", -1);
     return SHMEMI_OK;
 }

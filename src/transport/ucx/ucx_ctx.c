@@ -126,16 +126,24 @@ static shmemi_status_t post_request(ucx_peer_t *p, void *req, const char *what, 
     return SHMEMI_OK;
 }
 
+/* Tells s's starter that its source is free, counts it as sent and frees it. */
+static void started_end(ucx_started_t *s, shmemi_status_t status) {
+    shmemi_transport_ctx_t *t = s->t;
+    s->done(s->arg, status);
+    free(s);
+    __atomic_fetch_add(&t->puts_sent, 1, __ATOMIC_RELEASE);
+}
+
 static void started_done(void *request, ucs_status_t status, void *user_data) {
     ucx_started_t *s = user_data;
     if (status != UCS_OK)
         ucx_host->warn("network", "put to PE %d failed: %s", s->pe, ucs_status_string(status));
-    s->done(s->arg, status == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER);
-    free(s);
     ucp_request_free(request);
+    started_end(s, status == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER);
 }
 
 void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s) {
+    __atomic_fetch_add(&s->t->puts_started, 1, __ATOMIC_RELAXED);
     memset(param, 0, sizeof(*param));
     param->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     param->cb.send = started_done;
@@ -146,13 +154,12 @@ shmemi_status_t ucx_started_posted(ucx_started_t *s, void *req, const char *what
     if (UCS_PTR_IS_ERR(req)) {
         ucx_host->warn("network", "%s to PE %d failed: %s", what, s->pe,
                        ucs_status_string(UCS_PTR_STATUS(req)));
+        __atomic_fetch_add(&s->t->puts_sent, 1, __ATOMIC_RELEASE);
         free(s);
         return SHMEMI_ERR_PEER;
     }
-    if (req == NULL) {
-        s->done(s->arg, SHMEMI_OK);
-        free(s);
-    }
+    if (req == NULL)
+        started_end(s, SHMEMI_OK);
     return SHMEMI_OK;
 }
 
@@ -390,10 +397,16 @@ shmemi_status_t ucx_put(shmemi_transport_ctx_t *t, int segment, size_t offset, c
     return ucx_wait_request(t, req, "put", pe);
 }
 
+/* A put_nbi's send: nobody waits for it but quiet, through the context's counts. */
+static void put_nbi_sent(void *arg, shmemi_status_t status) {
+    (void)arg, (void)status;
+}
+
 shmemi_status_t ucx_put_nbi(shmemi_transport_ctx_t *t, int segment, size_t offset,
                             const void *source, size_t len, int pe) {
+    /* source may be read until quiet: the message goes without waiting for its send. */
     if (ucx_delivered(segment, pe))
-        return ucx_am_put(t, segment, offset, source, len, pe);
+        return ucx_am_put_start(t, segment, offset, source, len, pe, put_nbi_sent, NULL);
     TARGET(t, pe, segment, offset);
     ucp_request_param_t param = {0};
     return post_request(p, ucp_put_nbx(p->ep, source, len, raddr, rkey, &param), "put", pe);
@@ -408,7 +421,7 @@ shmemi_status_t ucx_put_start(shmemi_transport_ctx_t *t, int segment, size_t off
     ucx_started_t *s = malloc(sizeof(*s));
     if (!s)
         return SHMEMI_ERR_NOMEM;
-    *s = (ucx_started_t){.done = done, .arg = arg, .pe = pe};
+    *s = (ucx_started_t){.t = t, .done = done, .arg = arg, .pe = pe};
     ucp_request_param_t param;
     ucx_started_param(&param, s);
     void *req = ucp_put_nbx(p->ep, source, len, raddr, rkey, &param);
