@@ -39,22 +39,24 @@ shmemi_status_t shmemi_deliver_put(int s, size_t offset, const void *source, siz
     if (!shmemi_segment_host(seg))
         return seg->ops->put(NULL, s, offset, source, len, shmemi_state.my_pe);
     shmemi_deliver_host_settle();
-    char *r = seg->local_base + offset;
-    /* An aligned word is one store, so that a one-element put used as a flag is never torn. */
-    if (len == 8 && ((uintptr_t)r & 7) == 0) {
-        uint64_t v;
-        memcpy(&v, source, 8);
-        __atomic_store_n((uint64_t *)r, v, __ATOMIC_RELAXED);
-    } else if (len == 4 && ((uintptr_t)r & 3) == 0) {
-        uint32_t v;
-        memcpy(&v, source, 4);
-        __atomic_store_n((uint32_t *)r, v, __ATOMIC_RELAXED);
-    } else {
-        memcpy(r, source, len);
-    }
+    shmemi_deliver_host_copy(seg->local_base + offset, source, len);
     /* What follows (a signal, the acknowledgement that quiet waits for) is ordered after it. */
     shmemi_full_fence();
     return SHMEMI_OK;
+}
+
+void shmemi_deliver_host_copy(void *dest, const void *source, size_t len) {
+    if (len == 8 && ((uintptr_t)dest & 7) == 0) {
+        uint64_t v;
+        memcpy(&v, source, 8);
+        __atomic_store_n((uint64_t *)dest, v, __ATOMIC_RELAXED);
+    } else if (len == 4 && ((uintptr_t)dest & 3) == 0) {
+        uint32_t v;
+        memcpy(&v, source, 4);
+        __atomic_store_n((uint32_t *)dest, v, __ATOMIC_RELAXED);
+    } else {
+        memcpy(dest, source, len);
+    }
 }
 
 shmemi_status_t shmemi_deliver_get(int s, size_t offset, void *dest, size_t len) {

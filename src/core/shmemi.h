@@ -590,6 +590,9 @@ shmemi_status_t shmemi_deliver_host_start(int segment, size_t offset, const void
                                           size_t len);
 int shmemi_deliver_host_test(void);
 void shmemi_deliver_host_settle(void);
+/* The bytes of a delivered put into host memory at dest: an aligned word as one store, so that a
+ * one-element put used as a flag is never torn (nor a race for a waiter's atomic loads). */
+void shmemi_deliver_host_copy(void *dest, const void *source, size_t len);
 /* Sets up (after shmemi_net_delivered is decided) and frees (after the network transport's
  * finalize) the buffers of shmemi_deliver_buffer. */
 void shmemi_deliver_init(void);

@@ -7,7 +7,6 @@
  * applied a later operation before it, shows as missing or stale data in the delivery tests run on
  * this library (tests/net/CMakeLists.txt, net_quick.lazy.*). */
 #include <pthread.h>
-#include <string.h>
 
 #include "core/shmemi.h"
 
@@ -26,8 +25,9 @@ static unsigned tests;
 /* Copies every started put, oldest first (under lazy_lock). */
 static void finish_all(void) {
     for (int i = 0; i < n_pending; i++)
-        memcpy(shmemi_state.segments[pending[i].segment].local_base + pending[i].offset,
-               pending[i].source, pending[i].len);
+        shmemi_deliver_host_copy(shmemi_state.segments[pending[i].segment].local_base +
+                                     pending[i].offset,
+                                 pending[i].source, pending[i].len);
     n_pending = 0;
     shmemi_full_fence();
 }
