@@ -49,6 +49,9 @@ _Static_assert(SHMEMI_PROXY_AMO_OP_FETCH == SHMEMI_AMO_FETCH &&
 #define YIELD_POLLS 65536
 #define IDLE_SLEEP_NS 20000
 
+/* The pieces a PUT_FROM to a PE over the network is read in, then sent from. */
+#define STAGE_BYTES ((size_t)256 << 10)
+
 /* Context objects the contexts module confirmed, per consumer (objects stay objects until
  * shmem_finalize): a direct-mapped cache, so that a command pays the module's look-up only for a
  * context it has not seen. */
@@ -72,6 +75,7 @@ struct shmemi_proxy {
     started_put_t *started; /* n_slots records */
     uint64_t in_flight;     /* started puts not yet done */
     started_put_t *failed;  /* a started put that failed, for the consumer to report */
+    unsigned char *stage;   /* STAGE_BYTES of memory the network takes, for PUT_FROM */
     pthread_t thread;
     uint64_t next; /* the consumer's next ticket; read by shmemi_proxy_describe and drain */
     int stop;
@@ -92,8 +96,8 @@ void shmemi_proxy_ctx_known_set(shmemi_proxy_ctx_known_func_t known) {
 }
 
 static const char *op_name(uint32_t op) {
-    static const char *const names[] = {"?",         "PUT",        "GET",   "AMO",
-                                        "AMO_FETCH", "PUT_SIGNAL", "FENCE", "QUIET"};
+    static const char *const names[] = {"?",          "PUT",   "GET",   "AMO",     "AMO_FETCH",
+                                        "PUT_SIGNAL", "FENCE", "QUIET", "PUT_FROM"};
     return op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
 }
 
@@ -274,6 +278,38 @@ static int do_rma(shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
     return 0;
 }
 
+/* Copies len bytes between this PE's memory (a kernel's source: GPU memory, read by the heap's
+ * transport with the copy engine) and a mapped PE's or host memory. */
+static void local_copy(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c, void *dest,
+                       const void *source, size_t len) {
+    const shmemi_transport_ops_t *heap = shmemi_state.segments[0].ops;
+    check_status(p, t, c, heap, heap->local_copy(dest, source, len));
+}
+
+/* PUT_FROM: the consumer reads the source itself; to a PE over the network through the stage,
+ * one piece at a time (each sent before the next is read). */
+static void do_put_from(shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
+                        shmemi_transport_ctx_t *tctx) {
+    const char *source = (const char *)(uintptr_t)c->compare;
+    void *r = shmemi_ptr((const void *)(uintptr_t)c->target, c->pe);
+    if (r) {
+        local_copy(p, t, c, r, source, c->len);
+        return;
+    }
+    int seg;
+    size_t off;
+    const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
+    if (p->stage == NULL && (p->stage = shmemi_host_shared_alloc(STAGE_BYTES)) == NULL)
+        command_failed(p, t, c, "out of memory for the proxy's stage");
+    for (size_t done = 0; done < c->len;) {
+        const size_t n = c->len - done < STAGE_BYTES ? c->len - done : STAGE_BYTES;
+        local_copy(p, t, c, p->stage, source + done, n);
+        check_status(p, t, c, ops,
+                     ops->put(tctx_of(ops, tctx), seg, off + done, p->stage, n, c->pe));
+        done += n;
+    }
+}
+
 /* An AMO on addr (fetch_p NULL: not fetching). */
 static void do_amo(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
                    shmemi_transport_ctx_t *tctx, shmemi_amo_op_t op, uint64_t addr,
@@ -370,6 +406,10 @@ static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
         if (c->amo_op > SHMEMI_PROXY_AMO_OP_XOR)
             command_failed(p, t, c, "unknown AMO operation");
         return;
+    case SHMEMI_PROXY_PUT_FROM:
+        if (c->compare == 0 && c->len > 0)
+            command_failed(p, t, c, "no source address");
+        return;
     case SHMEMI_PROXY_FENCE:
     case SHMEMI_PROXY_QUIET:
         return;
@@ -448,6 +488,10 @@ static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
     }
     case SHMEMI_PROXY_FENCE:
         do_fence(p, t, &c, tctx);
+        break;
+    case SHMEMI_PROXY_PUT_FROM:
+        do_put_from(p, t, &c, tctx);
+        answered = 1;
         break;
     case SHMEMI_PROXY_QUIET:
         do_quiet(p, t, &c, tctx);
@@ -551,6 +595,7 @@ void shmemi_proxy_stop(shmemi_proxy_t *p) {
     pthread_mutex_unlock(&proxies_lock);
     __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
     pthread_join(p->thread, NULL);
+    shmemi_host_shared_free(p->stage);
     free(p->started);
     free(p);
 }

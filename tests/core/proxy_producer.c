@@ -182,6 +182,15 @@ EXPORT void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, con
     }
 }
 
+EXPORT void shmemt_proxy_put_from(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
+                                  const void *source, size_t len, int pe) {
+    shmemi_proxy_cmd_t *cmd;
+    unsigned char *data;
+    uint64_t t = take(p, &cmd, &data);
+    submit(t, cmd, SHMEMI_PROXY_PUT_FROM, ctx, pe, dest, len, 0, (uint64_t)(uintptr_t)source, 0);
+    release(p, t, answer(p, t));
+}
+
 EXPORT uint64_t shmemt_proxy_amo(shmemt_proxy_t *p, shmem_ctx_t ctx, uint32_t op, void *dest,
                                  uint64_t operand, uint64_t compare, size_t size, int fetch,
                                  int pe) {

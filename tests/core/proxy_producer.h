@@ -27,6 +27,10 @@ unsigned shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const 
                           size_t len, int pe);
 void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
                       size_t len, int pe);
+/* A put of any length as one command that names its source (PUT_FROM), as a kernel's thread
+ * sends a large one; returns once the consumer has read the source. */
+void shmemt_proxy_put_from(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
+                           size_t len, int pe);
 /* op: SHMEMI_PROXY_AMO_OP_*; size 4 or 8. fetch: wait for and return the old value. */
 uint64_t shmemt_proxy_amo(shmemt_proxy_t *p, shmem_ctx_t ctx, uint32_t op, void *dest,
                           uint64_t operand, uint64_t compare, size_t size, int fetch, int pe);

@@ -90,7 +90,11 @@ static void rma_rounds(int k, shmem_ctx_t ctx, unsigned char *mirror) {
         unsigned char *mine = mirror + (size_t)pe * REGION;
         fill(mine + off, len, next_rand(&s));
         size_t at = ((size_t)me * THREADS + (size_t)k) * REGION + off;
-        shmemt_proxy_put(proxy, ctx, inbox + at, mine + off, len, pe);
+        /* Every third put names its source (PUT_FROM, as a kernel's large put by one thread). */
+        if (i % 3 == 1)
+            shmemt_proxy_put_from(proxy, ctx, inbox + at, mine + off, len, pe);
+        else
+            shmemt_proxy_put(proxy, ctx, inbox + at, mine + off, len, pe);
         size_t glen = 1 + next_rand(&s) % (PATTERN / 2);
         size_t goff = next_rand(&s) % (PATTERN - glen + 1);
         shmemt_proxy_get(proxy, ctx, buf, pattern + goff, glen, pe);
@@ -537,9 +541,11 @@ static void run_fence_mapped(void) {
 
 /* Mode "started": puts the recording transport sends from the ring's slots well after their
  * start (proxy_recorder.h), many more than the ring holds and with no quiet between them, of 1 to
- * 3 slots each: a slot freed before the transport read it carries a later put's bytes. */
+ * 3 slots each: a slot freed before the transport read it carries a later put's bytes. Then a put
+ * that names its source (PUT_FROM), longer than the consumer's stage. */
 #define STARTED_PUTS 96
 #define STARTED_MAX (3 * CHUNK)
+#define FROM_BYTES (600 << 10)
 static void run_started(void) {
     unsigned char *buf = shmem_calloc((size_t)npes * STARTED_PUTS * STARTED_MAX, 1);
     shmem_barrier_all();
@@ -562,6 +568,27 @@ static void run_started(void) {
     CHECK(bad == 0, "%d of %d started puts landed with other bytes than theirs", bad, STARTED_PUTS);
     shmem_barrier_all();
     shmem_free(buf);
+
+    /* A put that names its source, longer than the consumer's stage (256 KiB): sent in pieces. */
+    unsigned char *big = shmem_calloc((size_t)npes, FROM_BYTES);
+    unsigned char *from = malloc(FROM_BYTES), *expect = malloc(FROM_BYTES);
+    if (!big || !from || !expect)
+        abort();
+    fill(from, FROM_BYTES, 9100 + (uint64_t)me);
+    memcpy(expect, from, FROM_BYTES);
+    shmem_barrier_all();
+    shmemt_proxy_put_from(proxy, SHMEM_CTX_DEFAULT, big + (size_t)me * FROM_BYTES, from, FROM_BYTES,
+                          next);
+    /* Answered once read: the source may change before the quiet. */
+    memset(from, 0, FROM_BYTES);
+    shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
+    CHECK(memcmp(shmemt_recorder_peek(big + (size_t)me * FROM_BYTES, next), expect, FROM_BYTES) ==
+              0,
+          "a put of %d bytes that named its source landed with other bytes", FROM_BYTES);
+    shmem_barrier_all();
+    free(expect);
+    free(from);
+    shmem_free(big);
 }
 
 int main(int argc, char **argv) {

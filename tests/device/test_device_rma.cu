@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The device API between PEs over the ipc transport: block puts in a ring, p/g, iput/iget,
  * put-with-signal pipeline with plain loads after the wait (the stale-L1 case), AMOs from every PE,
- * wait_until/test, device barrier and the stream-ordered forms. */
+ * wait_until/test, device barrier, one thread's large puts and the stream-ordered forms. */
 #include <stdint.h>
 #include <string.h>
 
@@ -177,6 +177,35 @@ static long run(const char *what, void (*launch)(buffers, int), buffers b, int a
     return gpu_test_report(what, errors);
 }
 
+/* One thread's puts of 16 KiB: from global memory (through the proxy a command that names its
+ * source, which the consumer reads with the copy engine, and may change once the put returned)
+ * and from shared memory (written into the ring). */
+__global__ void thread_put_kernel(buffers b) {
+    __shared__ int sh[N_INTS];
+    int me = shmem_my_pe(), n = shmem_n_pes(), to = (me + 1) % n, from = (me + n - 1) % n;
+    int *from_shared = (int *)b.strided;
+    for (int i = threadIdx.x; i < N_INTS; i += blockDim.x) {
+        b.src[i] = me * 300000 + i;
+        sh[i] = me * 700000 + i;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        shmem_putmem(b.dst, b.src, N_INTS * sizeof(int), to);
+        b.src[N_INTS - 1] = -1;
+        shmem_putmem(from_shared, sh, N_INTS * sizeof(int), to);
+        shmem_quiet();
+    }
+    __syncthreads();
+    shmemx_barrier_all_block();
+    for (int i = threadIdx.x; i < N_INTS; i += blockDim.x)
+        if (b.dst[i] != from * 300000 + i || from_shared[i] != from * 700000 + i)
+            atomicAdd((unsigned long long *)b.errors, 1ull);
+}
+
+static void launch_thread_put(buffers b, int) {
+    thread_put_kernel<<<1, 64>>>(b);
+}
+
 static void launch_ring(buffers b, int) {
     ring_put_kernel<<<1, 256>>>(b);
 }
@@ -267,6 +296,8 @@ int main(void) {
     GPU_CHECK(shmemi_gpu_memset(b.flag, 0, sizeof(uint64_t)));
     barrier_on_stream();
     fails += run("wait_until/test", launch_wait, b, 0);
+    barrier_on_stream();
+    fails += run("one thread's 16 KiB puts", launch_thread_put, b, 0);
     barrier_on_stream();
     fails += stream_test(b);
     GPU_CHECK(shmemi_gpu_free(b.errors));

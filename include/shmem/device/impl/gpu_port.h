@@ -550,6 +550,16 @@ template <typename T> SHMEMI_DI void shmemi_st_bypass_untracked(T *p, T v) {
     typedef typename shmemi_bits<sizeof(T)>::type B;
     shmemi_ptx_st_bypass((B *)p, shmemi_bit_cast<B>(v));
 }
+/* Nonzero when p is global memory (GPU memory, or host memory the GPU maps), which the host's
+ * copy engine can read too; zero for a block's shared memory and a thread's local memory. */
+SHMEMI_DI int shmemi_is_global(const void *p) {
+#if defined(__CUDA_ARCH__)
+    return __isGlobal(p);
+#else
+    typedef const __attribute__((address_space(0))) void *flat_t;
+    return !__builtin_amdgcn_is_shared((flat_t)p) && !__builtin_amdgcn_is_private((flat_t)p);
+#endif
+}
 #endif
 
 #endif

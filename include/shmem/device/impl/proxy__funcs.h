@@ -146,6 +146,31 @@ SHMEMI_DI void shmemi_dproxy_put_batches(const char *call, uint64_t pctx, void *
     }
 }
 
+/* A put of n bytes by one thread that names its source instead of carrying it (PUT_FROM): the
+ * consumer reads the source with the copy engine, and answers once it has, so the source may be
+ * reused at return. */
+SHMEMI_DI void shmemi_dproxy_put_from(const char *call, uint64_t pctx, void *dest,
+                                      const void *source, size_t n, int pe) {
+    shmemi_dproxy_ticket k = shmemi_dproxy_take(call);
+    shmemi_dproxy_submit(k, SHMEMI_PROXY_PUT_FROM, pctx, pe, dest, n, 0,
+                         (uint64_t)(uintptr_t)source, 0);
+    shmemi_dproxy_answer(call, k);
+    shmemi_dproxy_release(k);
+}
+
+/* The put (Signal: put-with-signal) of one thread: a large one from global memory as PUT_FROM
+ * (its stores into the ring through PCIe would be slow), any other in batches. */
+template <bool Signal>
+SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, uint64_t pctx, void *dest,
+                                        const void *source, size_t n, int pe, uint64_t *sig_addr,
+                                        uint64_t signal, uint32_t sig_op) {
+    if (!Signal && n >= SHMEMI_PROXY_FROM_MIN && shmemi_is_global(source))
+        shmemi_dproxy_put_from(call, pctx, dest, source, n, pe);
+    else
+        shmemi_dproxy_put_batches<SHMEMI_GROUP_THREAD, Signal>(call, pctx, dest, source, n, pe,
+                                                               sig_addr, signal, sig_op);
+}
+
 /* The put (Signal: put-with-signal) of group Group: the calling warp writes it (the block forms:
  * the block's first warp, so that no shared memory passes the tickets around; a block smaller
  * than a warp: its first thread). */
@@ -155,15 +180,13 @@ SHMEMI_DI void shmemi_dproxy_put_group(const char *call, uint64_t pctx, void *de
                                        uint64_t signal, uint32_t sig_op) {
     shmemi_group_sync<Group>();
     if (Group == SHMEMI_GROUP_THREAD)
-        shmemi_dproxy_put_batches<SHMEMI_GROUP_THREAD, Signal>(call, pctx, dest, source, n, pe,
-                                                               sig_addr, signal, sig_op);
+        shmemi_dproxy_put_thread<Signal>(call, pctx, dest, source, n, pe, sig_addr, signal, sig_op);
     else if (Group == SHMEMI_GROUP_WARP || shmemi_group_size<Group>() >= SHMEMI_WARP_SIZE) {
         if (shmemi_group_rank<Group>() < SHMEMI_WARP_SIZE)
             shmemi_dproxy_put_batches<SHMEMI_GROUP_WARP, Signal>(call, pctx, dest, source, n, pe,
                                                                  sig_addr, signal, sig_op);
     } else if (shmemi_group_rank<Group>() == 0)
-        shmemi_dproxy_put_batches<SHMEMI_GROUP_THREAD, Signal>(call, pctx, dest, source, n, pe,
-                                                               sig_addr, signal, sig_op);
+        shmemi_dproxy_put_thread<Signal>(call, pctx, dest, source, n, pe, sig_addr, signal, sig_op);
     shmemi_group_sync<Group>();
 }
 template <int Group>

@@ -29,7 +29,8 @@
  *     no longer needs the slot (a put's source is copied or sent; a PUT the network transport
  *     sends from the slot itself is freed when the transport says it is done with it, out of
  *     ticket order): free = t + n_slots (release).
- *     A command that returns something (GET: payload; AMO_FETCH: result; QUIET: completion) is
+ *     A command that returns something (GET: payload; AMO_FETCH: result; QUIET: completion;
+ *     PUT_FROM: that its source was read) is
  *     answered by the consumer: it writes the answer, then done = t + 1 (release); the producer
  *     waits for done == t + 1 (acquire), reads the answer, then frees the slot itself: free =
  *     t + n_slots (release).
@@ -52,6 +53,14 @@
 #define SHMEMI_PROXY_PUT_SIGNAL 5 /* PUT, then sig_op with operand on signal address compare */
 #define SHMEMI_PROXY_FENCE 6      /* orders the context's commands to pe (-1: to every PE) */
 #define SHMEMI_PROXY_QUIET 7      /* completes the context's commands (pe unused); answered */
+/* len bytes (any number) from address compare to target on pe: the consumer reads the source
+ * itself (with the GPU's copy engine where the heap is GPU memory), so the source must be memory
+ * it can read (a kernel's: global memory, not shared or local); answered once it has read it. */
+#define SHMEMI_PROXY_PUT_FROM 8
+
+/* A put by one thread of at least this many bytes goes as PUT_FROM where its source allows: one
+ * thread's stores into the ring through PCIe move about 0.3 GB/s. */
+#define SHMEMI_PROXY_FROM_MIN 16384
 
 /* Tickets a put takes at once, at most (see Batches). */
 #define SHMEMI_PROXY_BATCH 16
@@ -74,7 +83,8 @@ typedef struct shmemi_proxy_cmd {
     uint64_t target;  /* symmetric address on pe, as the producer's PE sees it */
     uint64_t len;     /* PUT, GET, PUT_SIGNAL: bytes (at most chunk); AMO: 4 or 8 */
     uint64_t operand; /* AMO operand; PUT_SIGNAL: the signal value */
-    uint64_t compare; /* AMO CSWAP: the compared value; PUT_SIGNAL: the signal's address */
+    uint64_t compare; /* AMO CSWAP: the compared value; PUT_SIGNAL: the signal's address;
+                       * PUT_FROM: the source's address */
     uint32_t amo_op;  /* SHMEMI_PROXY_AMO_OP_*: AMO, AMO_FETCH; PUT_SIGNAL: SET or ADD */
     uint32_t more;    /* PUT: tickets after this one in its batch, continuing the same put */
 } shmemi_proxy_cmd_t;
