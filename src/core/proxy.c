@@ -407,7 +407,7 @@ static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
             command_failed(p, t, c, "unknown AMO operation");
         return;
     case SHMEMI_PROXY_PUT_FROM:
-        if (c->compare == 0 && c->len > 0)
+        if (c->compare == 0)
             command_failed(p, t, c, "no source address");
         return;
     case SHMEMI_PROXY_FENCE:

@@ -14,11 +14,11 @@
  * (contexts that complete independently, over the recording transport: run_contexts), "fence"
  * (a fence orders AMOs over the network before load/store puts: run_fence_mapped), "badpe" (a
  * command to PE 99), "badbatch" (a batch whose second piece does not continue the put of its
- * first), "badop" (an unknown command), "badctx" (a context field that is no context),
- * "deadctx" (a destroyed context), "abandon" (a ticket taken and never written), "sendfail" (a
- * put the recording transport fails after its start), "stuck" (the proxy stopped while a started
- * put never ends): the failure modes end the job with the consumer's message; "crossed"
- * (run_crossed); "started" (run_started). */
+ * first), "badop" (an unknown command), "badfrom" (a PUT_FROM without its source), "badctx" (a
+ * context field that is no context), "deadctx" (a destroyed context), "abandon" (a ticket taken
+ * and never written), "sendfail" (a put the recording transport fails after its start), "stuck"
+ * (the proxy stopped while a started put never ends): the failure modes end the job with the
+ * consumer's message; "crossed" (run_crossed); "started" (run_started). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -647,6 +647,8 @@ int main(int argc, char **argv) {
             shmemt_proxy_raw_batch(proxy, &word, 8, 1);
         else if (strcmp(mode, "badop") == 0)
             shmemt_proxy_raw(proxy, 42, 0, &word, 8, 1);
+        else if (strcmp(mode, "badfrom") == 0)
+            shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT_FROM, 0, &word, 8, 1);
         else if (strcmp(mode, "badctx") == 0)
             shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, (uint64_t)(uintptr_t)&not_a_context, &word, 8,
                              1);
