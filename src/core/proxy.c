@@ -62,10 +62,10 @@ _Static_assert(SHMEMI_PROXY_AMO_OP_FETCH == SHMEMI_AMO_FETCH &&
  * its command, for the message should it fail. */
 typedef struct {
     struct shmemi_proxy *p;
-    uint64_t t;             /* its first ticket */
-    uint32_t n;             /* its tickets: 1 + the pieces joined to it */
-    int live;               /* published with release before the start, read with acquire */
-    uint64_t ctx;           /* its command's context while in flight, else 0 (for retire) */
+    uint64_t t;   /* its first ticket */
+    uint32_t n;   /* its tickets: 1 + the pieces joined to it */
+    uint64_t ctx; /* its command's context while in flight, else 0 (for retire); stored last with
+                   * release before the start, so that put_done's acquire sees the fields */
     shmemi_status_t status; /* of a failure */
     shmemi_proxy_cmd_t cmd;
 } started_put_t;
@@ -213,7 +213,7 @@ static const shmemi_transport_ops_t *route(const shmemi_proxy_cmd_t *c, uint64_t
  * that wait for them). A failure leaves them taken and tells the consumer, which ends the job. */
 static void put_done(void *arg, shmemi_status_t status) {
     started_put_t *sp = arg;
-    (void)__atomic_load_n(&sp->live, __ATOMIC_ACQUIRE);
+    (void)__atomic_load_n(&sp->ctx, __ATOMIC_ACQUIRE);
     shmemi_proxy_t *p = sp->p;
     if (status != SHMEMI_OK) {
         sp->status = status;
@@ -240,10 +240,11 @@ static void check_started(const shmemi_proxy_t *p) {
     }
 }
 
-/* The command's bytes from the payload to its target (PUT, PUT_SIGNAL) or back (GET). A PUT of
- * n tickets whose transport can start it (put_start) is left running, its slots freed by
- * put_done: returns 1 then, so that the consumer issues the next command while the network
- * sends this one; otherwise the bytes are copied or sent at return (0). */
+/* The command's bytes from the payload to its target (PUT, PUT_SIGNAL) or back (GET). n: the
+ * tickets of a PUT that may be left running (0: none may). Where its transport can start it
+ * (put_start), it runs on, its slots freed by put_done: returns 1 then, so that the consumer
+ * issues the next command while the network sends this one; otherwise the bytes are copied or
+ * sent at return (0). */
 static int do_rma(shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
                   shmemi_transport_ctx_t *tctx, unsigned char *data, int get, uint32_t n) {
     void *r = shmemi_ptr((const void *)(uintptr_t)c->target, c->pe);
@@ -254,15 +255,14 @@ static int do_rma(shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd_t *c,
     int seg;
     size_t off;
     const shmemi_transport_ops_t *ops = route(c, c->target, 0, &seg, &off);
-    if (!get && c->op == SHMEMI_PROXY_PUT) {
+    if (n != 0) {
         started_put_t *sp = &p->started[t & (p->ring.n_slots - 1)];
         sp->p = p;
         sp->t = t;
         sp->n = n;
         sp->cmd = *c;
-        __atomic_store_n(&sp->ctx, c->ctx, __ATOMIC_RELAXED);
-        __atomic_store_n(&sp->live, 1, __ATOMIC_RELEASE);
         __atomic_fetch_add(&p->in_flight, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&sp->ctx, c->ctx, __ATOMIC_RELEASE);
         shmemi_status_t st =
             ops->put_start(tctx_of(ops, tctx), seg, off, data, c->len, c->pe, put_done, sp);
         if (st == SHMEMI_OK)
@@ -471,7 +471,7 @@ static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
         do_put_signal(p, t, &c, tctx, data);
         break;
     case SHMEMI_PROXY_GET:
-        do_rma(p, t, &c, tctx, data, 1, 1);
+        do_rma(p, t, &c, tctx, data, 1, 0);
         answered = 1;
         break;
     case SHMEMI_PROXY_AMO:

@@ -152,9 +152,10 @@ typedef struct {
 shmemi_status_t ucx_put_start(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                               const void *source, size_t len, int pe, shmemi_put_done_t done,
                               void *arg);
-/* Sets param so that its request's completion calls s's done and frees s, and counts s as
- * started (ucx_ctx.c). */
-void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s);
+/* Fills s (for a put on t to pe, whose completion calls done(arg)), counts it as started, and
+ * sets param so that its request's completion tells it and frees s (ucx_ctx.c). */
+void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s, shmemi_transport_ctx_t *t,
+                       int pe, shmemi_put_done_t done, void *arg);
 /* Takes what the ucp_*_nbx call with that param returned: calls done and frees s where it
  * completed at once; frees s without done and returns the failure where it failed; else leaves
  * both to the completion. */

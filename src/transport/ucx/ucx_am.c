@@ -499,7 +499,6 @@ shmemi_status_t ucx_am_put_start(shmemi_transport_ctx_t *t, int segment, size_t 
     } *x = malloc(sizeof(*x));
     if (!x)
         return SHMEMI_ERR_NOMEM;
-    x->s = (ucx_started_t){.t = t, .done = done, .arg = arg, .pe = pe};
     x->r = (am_request_t){.kind = REQ_PUT,
                           .segment = segment,
                           .offset = offset,
@@ -507,7 +506,7 @@ shmemi_status_t ucx_am_put_start(shmemi_transport_ctx_t *t, int segment, size_t 
                           .token = (uint64_t)(uintptr_t)t};
     request_count(t, p, &x->r);
     ucp_request_param_t param;
-    ucx_started_param(&param, &x->s);
+    ucx_started_param(&param, &x->s, t, pe, done, arg);
     return ucx_started_posted(
         &x->s, ucp_am_send_nbx(p->ep, AM_REQUEST, &x->r, sizeof(x->r), source, len, &param), "put");
 }

@@ -142,8 +142,10 @@ static void started_done(void *request, ucs_status_t status, void *user_data) {
     started_end(s, status == UCS_OK ? SHMEMI_OK : SHMEMI_ERR_PEER);
 }
 
-void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s) {
-    __atomic_fetch_add(&s->t->puts_started, 1, __ATOMIC_RELAXED);
+void ucx_started_param(ucp_request_param_t *param, ucx_started_t *s, shmemi_transport_ctx_t *t,
+                       int pe, shmemi_put_done_t done, void *arg) {
+    *s = (ucx_started_t){.t = t, .done = done, .arg = arg, .pe = pe};
+    __atomic_fetch_add(&t->puts_started, 1, __ATOMIC_RELAXED);
     memset(param, 0, sizeof(*param));
     param->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     param->cb.send = started_done;
@@ -421,9 +423,8 @@ shmemi_status_t ucx_put_start(shmemi_transport_ctx_t *t, int segment, size_t off
     ucx_started_t *s = malloc(sizeof(*s));
     if (!s)
         return SHMEMI_ERR_NOMEM;
-    *s = (ucx_started_t){.t = t, .done = done, .arg = arg, .pe = pe};
     ucp_request_param_t param;
-    ucx_started_param(&param, s);
+    ucx_started_param(&param, s, t, pe, done, arg);
     void *req = ucp_put_nbx(p->ep, source, len, raddr, rkey, &param);
     issued(p);
     return ucx_started_posted(s, req, "put");
