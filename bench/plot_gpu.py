@@ -156,7 +156,8 @@ def plot_proxy(rows, base, plt, colors, written):
                                  "put_signal_ping_pong_latency": "put_signal ping-pong"},
                {"floor:ucp_put_lat": "ucx_perftest put, half round trip"},
                "microseconds (put + quiet: a round trip; ping-pong: half a round trip)"),
-              ("bandwidth", "GB/s", {"put_bw": "put_bw"}, {"floor:ucp_put_bw": "ucx_perftest put"},
+              ("bandwidth", "GB/s", {"put_bw": "put_bw"}, {"floor:ucp_put_bw": "ucx_perftest put",
+                                                  "floor:ucp_am_bw": "ucx_perftest active message"},
                "GB/s (1e9 B/s)"))
     for name, unit, benches, floors, ylabel in charts:
         fig, ax = plt.subplots(figsize=(11, 7))
