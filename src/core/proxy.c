@@ -418,24 +418,35 @@ static void validate(const shmemi_proxy_t *p, uint64_t t, const shmemi_proxy_cmd
     }
 }
 
-/* Joins to c, ticket t's command, the pieces of its batch that follow it in the next slots
- * (proxy__types.h, Batches), so that they are issued as one: c's length grows by theirs, and a
- * PUT_SIGNAL that ends the batch makes c one. Stops where the ring wraps (the payloads are no
- * longer adjacent) or at a piece not written yet. Returns the number of pieces joined. */
+/* Joins to c, ticket t's command, the pieces that follow it in the next slots, so that they are
+ * issued as one (proxy__types.h, Batches): the rest of its batch, which must continue its put, and
+ * then the first piece of a following batch where it happens to continue the same put (another
+ * block's share of one buffer, say). c's length grows by theirs, and a PUT_SIGNAL that ends a
+ * batch makes c one. Stops where the ring wraps (the payloads are no longer adjacent), at a piece
+ * not written yet, and before SHMEMI_PROXY_JOIN_MAX bytes would be passed. Returns the number of
+ * pieces joined. */
 static uint32_t join(const shmemi_proxy_t *p, uint64_t t, shmemi_proxy_cmd_t *c) {
     const uint32_t mask = p->ring.n_slots - 1;
-    const uint32_t more = c->op == SHMEMI_PROXY_PUT ? c->more : 0;
+    uint32_t more = c->op == SHMEMI_PROXY_PUT ? c->more : 0;
     uint32_t n = 0;
-    while (n < more && ((t + n + 1) & mask) != 0) {
+    while (c->op == SHMEMI_PROXY_PUT && ((t + n + 1) & mask) != 0) {
         const uint64_t u = t + n + 1;
         const shmemi_proxy_cmd_t *at = &p->ring.cmd[u & mask];
         if (__atomic_load_n(&at->seq, __ATOMIC_ACQUIRE) != u + 1)
             break;
         shmemi_proxy_cmd_t d = *at;
         validate(p, u, &d);
+        if (n >= more) {
+            /* A batch of its own: joined only where it continues c. */
+            if (c->len != (uint64_t)(n + 1) * p->ring.chunk || d.op != SHMEMI_PROXY_PUT ||
+                d.pe != c->pe || d.ctx != c->ctx || d.target != c->target + c->len)
+                break;
+            more = n + 1 + d.more;
+        }
+        if (c->len + d.len > SHMEMI_PROXY_JOIN_MAX)
+            break;
         if ((d.op != SHMEMI_PROXY_PUT && d.op != SHMEMI_PROXY_PUT_SIGNAL) || d.pe != c->pe ||
-            d.ctx != c->ctx || c->len != (uint64_t)(n + 1) * p->ring.chunk ||
-            d.target != c->target + c->len || d.more != more - n - 1)
+            d.ctx != c->ctx || d.target != c->target + c->len || d.more != more - n - 1)
             command_failed(p, u, &d, "does not continue the put of its batch");
         c->len += d.len;
         n++;

@@ -10,9 +10,10 @@
 #include "transport/ipc/ipc.h"
 #include "device/device.h"
 
-/* 256 slots of 8 KiB: 2 MiB of payload per PE, so that a large put is a few dozen commands and
- * several hundred threads can have one in flight each before they wait for a slot. */
-#define RING_SLOTS 256
+/* 512 slots of 8 KiB: 4 MiB of payload per PE, so that a large put is a few dozen commands,
+ * several hundred threads can have one in flight each before they wait for a slot, and eight
+ * batches of SHMEMI_PROXY_BATCH pieces (eight blocks' large puts) fit at once. */
+#define RING_SLOTS 512
 #define RING_CHUNK 8192
 
 static shmemi_proxy_ring_t ring;

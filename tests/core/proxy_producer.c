@@ -167,6 +167,33 @@ EXPORT unsigned shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
     return put_batches(p, ctx, dest, source, len, pe, NULL, 0, 0);
 }
 
+EXPORT unsigned shmemt_proxy_put_adjacent(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
+                                          const void *source, size_t len, int pe) {
+    const size_t chunk = p->ring.chunk;
+    const uint32_t mask = p->ring.n_slots - 1;
+    const uint32_t pieces = (uint32_t)((len + chunk - 1) / chunk), first = pieces / 2;
+    if (first == 0 || pieces > p->ring.n_slots)
+        abort();
+    const uint64_t base = __atomic_fetch_add(p->ring.issue, pieces, __ATOMIC_RELAXED);
+    for (uint32_t j = 0; j < pieces; j++) {
+        wait_for(p, &p->ring.slot[(base + j) & mask].free, base + j, "slot free for ticket");
+        size_t o = j * chunk;
+        memcpy(p->ring.data + ((base + j) & mask) * chunk, (const char *)source + o,
+               len - o < chunk ? len - o : chunk);
+    }
+    /* The second batch [first, pieces), then the first [0, first), each first-ticket-last. */
+    for (int b = 1; b >= 0; b--) {
+        const uint32_t from = b ? first : 0, to = b ? pieces : first;
+        for (uint32_t j = to; j-- > from;) {
+            size_t o = j * chunk;
+            submit_raw(base + j, &p->ring.cmd[(base + j) & mask], SHMEMI_PROXY_PUT,
+                       (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, (char *)dest + o,
+                       len - o < chunk ? len - o : chunk, 0, 0, 0, to - 1 - j);
+        }
+    }
+    return 1 + ((base & mask) + pieces - 1 > mask);
+}
+
 EXPORT void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
                              size_t len, int pe) {
     for (size_t done = 0; done < len;) {

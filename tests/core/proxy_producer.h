@@ -20,13 +20,19 @@ void shmemt_proxy_destroy(shmemt_proxy_t *p);
 
 /* The operations, as a kernel's thread would issue them to a world PE through the proxy. put and
  * put_signal are locally complete at return (in batches of pieces of at most chunk bytes, as
- * kernels write them) and return the number of operations the consumer makes of them (it joins
- * each batch's pieces, but where the ring wraps); get and a fetching AMO return their result,
- * quiet returns when the context's earlier commands are complete. */
+ * kernels write them) and return the number of operations the consumer makes of them at most (it
+ * joins each batch's pieces, but where the ring wraps, and may join a batch to the one before it
+ * when it sees both at once); get and a fetching AMO return their result, quiet returns when the
+ * context's earlier commands are complete. */
 unsigned shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
                           size_t len, int pe);
 void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
                       size_t len, int pe);
+/* A put of len bytes (at most a ring of full slots) as two batches on adjacent tickets, as two
+ * blocks' shares of one buffer may come: the second published first, so that the consumer sees
+ * both at once. Returns the operations the consumer makes of it: one, two where the ring wraps. */
+unsigned shmemt_proxy_put_adjacent(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
+                                   const void *source, size_t len, int pe);
 /* A put of any length as one command that names its source (PUT_FROM), as a kernel's thread
  * sends a large one; returns once the consumer has read the source. */
 void shmemt_proxy_put_from(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,

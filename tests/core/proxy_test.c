@@ -341,16 +341,18 @@ static void run_crossed(void) {
  * quiet of its own context delivered it, three threads of each PE issue on three contexts at
  * once to the next PE: A (SHMEM_CTX_PRIVATE) puts through the proxy, adds 1 to a counter, and puts
  * directly from the host on A; B (SHMEMX_CTX_BYPASS) puts and puts with a signal; D (the default
- * context) puts. Each fences its context and reads its region back through the proxy: nothing is
- * delivered, each state saw one fence. Then, one phase each: a proxy quiet on A delivers all of
- * A's operations (the host's direct one too) and none of B's or D's; a quiet on B then B's and not
- * D's; a quiet on D then D's. The checks read the target's memory and the transport's counts, so
- * a quiet that reached the wrong context's state, or every state, fails them whatever the timing.
- * Last, puts on a context E still in the ring when shmem_ctx_destroy(E) is called are complete when
- * it returns. */
+ * context) puts, and puts once more as two batches on adjacent tickets, which the consumer joins
+ * into one operation (the pending counts say so). Each fences its context and reads its region back
+ * through the proxy: nothing is delivered, each state saw one fence. Then, one phase each: a proxy
+ * quiet on A delivers all of A's operations (the host's direct one too) and none of B's or D's; a
+ * quiet on B then B's and not D's; a quiet on D then D's. The checks read the target's memory and
+ * the transport's counts, so a quiet that reached the wrong context's state, or every state, fails
+ * them whatever the timing. Last, puts on a context E still in the ring when shmem_ctx_destroy(E)
+ * is called are complete when it returns. */
 enum { CA, CB, CD, NCTX };
-#define CTX_LEN 200 /* 4 pieces of at most CHUNK bytes */
-#define DIRECT NCTX /* the region of A's direct host put */
+#define CTX_LEN 200             /* 4 pieces of at most CHUNK bytes */
+#define ADJ_LEN (4 * CHUNK - 8) /* a put as two batches on adjacent tickets, joined into one */
+#define DIRECT NCTX             /* the region of A's direct host put */
 #define E_LEN (SLOTS * CHUNK)
 static const char *const ctx_names[NCTX] = {"A (private)", "B (BYPASS)", "D (default)"};
 static shmem_ctx_t cx[NCTX];
@@ -359,6 +361,7 @@ static unsigned char *csbuf; /* [npes][CHUNK]: B's put-with-signal */
 static uint64_t *ccount;     /* [npes]: A's adds */
 static uint64_t *csig;       /* [npes]: B's signal */
 static unsigned char *ebuf;  /* [npes][E_LEN] */
+static unsigned char *abuf;  /* [npes][NCTX][ADJ_LEN] */
 static uint64_t expect_pending[NCTX];
 static shmemt_recorder_counts_t base[NCTX]; /* each context's counts before the test */
 static pthread_barrier_t phase;
@@ -376,6 +379,10 @@ static int at_target_is(const void *addr, int pe, size_t len, uint64_t seed) {
         memset(expect, 0, len);
     return memcmp(shmemt_recorder_peek(addr, pe), expect, len) == 0;
 }
+static unsigned char *aregion(int k) {
+    return abuf + ((size_t)me * NCTX + (size_t)k) * ADJ_LEN;
+}
+
 static uint64_t at_target_u64(const uint64_t *addr, int pe) {
     return __atomic_load_n((const uint64_t *)shmemt_recorder_peek(addr, pe), __ATOMIC_ACQUIRE);
 }
@@ -401,7 +408,8 @@ static void check_quieted(int quieted, const char *when) {
               when, ctx_names[k], (unsigned long long)c.pending, (unsigned long long)c.delivered,
               (unsigned long long)c.quiets, (unsigned long long)c.fences,
               (unsigned long long)(done ? 0 : expect_pending[k]));
-        CHECK(at_target_is(cregion(k), next, CTX_LEN, done ? cseed(k) : 0),
+        CHECK(at_target_is(cregion(k), next, CTX_LEN, done ? cseed(k) : 0) &&
+                  at_target_is(aregion(k), next, ADJ_LEN, done ? cseed(k) + 9 : 0),
               "%s: the proxy puts of context %s are %s at PE %d", when, ctx_names[k],
               done ? "not complete" : "already complete", next);
     }
@@ -432,6 +440,10 @@ static void *ctx_producer(void *arg) {
     fill(data, CTX_LEN, cseed(k));
     /* 4 pieces in one batch: one operation, or two where the batch wraps around the ring. */
     pending += shmemt_proxy_put(proxy, ctx, cregion(k), data, CTX_LEN, next);
+    /* Two batches that continue one put, seen at once: one operation (the pending count says). */
+    unsigned char adjacent[ADJ_LEN];
+    fill(adjacent, ADJ_LEN, cseed(k) + 9);
+    pending += shmemt_proxy_put_adjacent(proxy, ctx, aregion(k), adjacent, ADJ_LEN, next);
     if (k == CA) {
         shmemt_proxy_amo(proxy, ctx, SHMEMI_PROXY_AMO_OP_ADD, &ccount[me], 1, 0, 8, 0, next);
         pending++;
@@ -473,6 +485,7 @@ static void run_contexts(void) {
     ccount = shmem_calloc((size_t)npes, sizeof(uint64_t));
     csig = shmem_calloc((size_t)npes, sizeof(uint64_t));
     ebuf = shmem_calloc((size_t)npes * E_LEN, 1);
+    abuf = shmem_calloc((size_t)npes * NCTX * ADJ_LEN, 1);
     cx[CD] = SHMEM_CTX_DEFAULT;
     if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &cx[CA]) != 0 ||
         shmem_ctx_create(SHMEMX_CTX_BYPASS, &cx[CB]) != 0) {

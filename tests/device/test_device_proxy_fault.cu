@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
         else if (strcmp(mode, "stalled") == 0)
             fetch_add<<<1, 1>>>((long *)buf, peer);
         else if (strcmp(mode, "stalled-slot") == 0)
-            many_puts<<<1, 512>>>((long *)buf, peer);
+            many_puts<<<1, 1024>>>((long *)buf, peer);
         else
             put_past_heap<<<1, 1>>>(buf, peer);
         shmemi_gpu_error_t err = shmemi_gpu_device_synchronize();

@@ -741,8 +741,8 @@ static int poll_until(uint64_t deadline_ns) {
     return 0;
 }
 
-/* The longest a wait sleeps while a put applied to the GPU heap still runs: a copy of 128 KiB
- * takes a few microseconds. */
+/* The longest a wait sleeps while a put applied to the GPU heap still runs: a copy of 512 KiB
+ * takes a few tens of microseconds. */
 #define STARTED_POLL_US 20
 
 /* The longest the progress thread stays off the worker before it looks again whether a thread

@@ -24,7 +24,11 @@
  * producer stores the batch's seq words first-ticket-last, so that a consumer that sees the first
  * sees them all: it issues consecutive pieces whose slots are consecutive (the ring does not wrap
  * between them) as one operation of their total length, and frees each slot as in step 5. Only
- * PUT pieces are batched; the last piece of a put-with-signal is its PUT_SIGNAL.
+ * PUT pieces are batched; the last piece of a put-with-signal is its PUT_SIGNAL. The consumer
+ * may also join the first piece of the next batch (a PUT, of the same PE and context, whose
+ * target continues the bytes joined so far, every one of them a full slot) with its batch, and
+ * may split a batch anywhere (where the ring wraps, past SHMEMI_PROXY_JOIN_MAX bytes): a piece's
+ * more only says how many of the next tickets continue its put, never that they must go with it.
  *  5. A command that returns nothing (PUT, PUT_SIGNAL, AMO, FENCE) is freed by the consumer once it
  *     no longer needs the slot (a put's source is copied or sent; a PUT the network transport
  *     sends from the slot itself is freed when the transport says it is done with it, out of
@@ -63,7 +67,12 @@
 #define SHMEMI_PROXY_FROM_MIN 16384
 
 /* Tickets a put takes at once, at most (see Batches). */
-#define SHMEMI_PROXY_BATCH 16
+#define SHMEMI_PROXY_BATCH 64
+
+/* The most bytes the consumer issues as one operation: over the network, one message, which the
+ * target receives into one of its pinned buffers of this size (src/core/deliver.c). UCX's active
+ * messages over TCP move about twice the data per second in messages of 512 KiB as of 128 KiB. */
+#define SHMEMI_PROXY_JOIN_MAX ((uint64_t)512 << 10)
 
 /* AMO operations (amo_op, sig_op). */
 #define SHMEMI_PROXY_AMO_OP_FETCH 0
