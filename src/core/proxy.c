@@ -446,7 +446,8 @@ static uint32_t join(const shmemi_proxy_t *p, uint64_t t, shmemi_proxy_cmd_t *c)
         if (c->len + d.len > SHMEMI_PROXY_JOIN_MAX)
             break;
         if ((d.op != SHMEMI_PROXY_PUT && d.op != SHMEMI_PROXY_PUT_SIGNAL) || d.pe != c->pe ||
-            d.ctx != c->ctx || d.target != c->target + c->len || d.more != more - n - 1)
+            d.ctx != c->ctx || c->len != (uint64_t)(n + 1) * p->ring.chunk ||
+            d.target != c->target + c->len || d.more != more - n - 1)
             command_failed(p, u, &d, "does not continue the put of its batch");
         c->len += d.len;
         n++;

@@ -263,14 +263,15 @@ EXPORT void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, uint64_t ctx, void 
     submit_raw(t, cmd, op, ctx, pe, dest, len, 0, 0, SHMEMI_PROXY_AMO_OP_ADD, 0);
 }
 
-EXPORT void shmemt_proxy_raw_batch(shmemt_proxy_t *p, void *dest, size_t gap, int pe) {
+EXPORT void shmemt_proxy_raw_batch(shmemt_proxy_t *p, void *dest, size_t first, size_t gap,
+                                   int pe) {
     const uint32_t mask = p->ring.n_slots - 1;
     uint64_t t = __atomic_fetch_add(p->ring.issue, 2, __ATOMIC_RELAXED);
     for (uint32_t j = 0; j < 2; j++)
         wait_for(p, &p->ring.slot[(t + j) & mask].free, t + j, "slot free for ticket");
     submit_raw(t + 1, &p->ring.cmd[(t + 1) & mask], SHMEMI_PROXY_PUT, 0, pe,
-               (char *)dest + p->ring.chunk + gap, 8, 0, 0, 0, 0);
-    submit_raw(t, &p->ring.cmd[t & mask], SHMEMI_PROXY_PUT, 0, pe, dest, p->ring.chunk, 0, 0, 0, 1);
+               (char *)dest + first + gap, 8, 0, 0, 0, 0);
+    submit_raw(t, &p->ring.cmd[t & mask], SHMEMI_PROXY_PUT, 0, pe, dest, first, 0, 0, 0, 1);
 }
 
 EXPORT void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p) {

@@ -50,9 +50,9 @@ void shmemt_proxy_quiet(shmemt_proxy_t *p, shmem_ctx_t ctx);
 /* Failure cases: a raw command (op, context field and pe as given, len bytes) for the consumer
  * to reject, and a ticket taken and never written (a producer that stopped mid-operation). */
 void shmemt_proxy_raw(shmemt_proxy_t *p, uint32_t op, uint64_t ctx, void *dest, size_t len, int pe);
-/* A batch of two puts whose second does not continue the first: it starts gap bytes past the
- * first's end. */
-void shmemt_proxy_raw_batch(shmemt_proxy_t *p, void *dest, size_t gap, int pe);
+/* A batch of two pieces whose second does not continue the first: the first first bytes long
+ * (a piece but the last must fill its slot), the second starting gap bytes past its end. */
+void shmemt_proxy_raw_batch(shmemt_proxy_t *p, void *dest, size_t first, size_t gap, int pe);
 void shmemt_proxy_abandon_ticket(shmemt_proxy_t *p);
 
 #endif

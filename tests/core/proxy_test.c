@@ -14,7 +14,8 @@
  * (contexts that complete independently, over the recording transport: run_contexts), "fence"
  * (a fence orders AMOs over the network before load/store puts: run_fence_mapped), "badpe" (a
  * command to PE 99), "badbatch" (a batch whose second piece does not continue the put of its
- * first), "badop" (an unknown command), "badfrom" (a PUT_FROM without its source), "badctx" (a
+ * first), "shortbatch" (a batch whose first piece, not its last, leaves its slot part empty),
+ * "badop" (an unknown command), "badfrom" (a PUT_FROM without its source), "badctx" (a
  * context field that is no context), "deadctx" (a destroyed context), "abandon" (a ticket taken
  * and never written), "sendfail" (a put the recording transport fails after its start), "stuck"
  * (the proxy stopped while a started put never ends): the failure modes end the job with the
@@ -657,7 +658,9 @@ int main(int argc, char **argv) {
         if (strcmp(mode, "badpe") == 0)
             shmemt_proxy_raw(proxy, SHMEMI_PROXY_PUT, 0, &word, 8, 99);
         else if (strcmp(mode, "badbatch") == 0)
-            shmemt_proxy_raw_batch(proxy, &word, 8, 1);
+            shmemt_proxy_raw_batch(proxy, &word, CHUNK, 8, 1);
+        else if (strcmp(mode, "shortbatch") == 0)
+            shmemt_proxy_raw_batch(proxy, &word, CHUNK - 8, 0, 1);
         else if (strcmp(mode, "badop") == 0)
             shmemt_proxy_raw(proxy, 42, 0, &word, 8, 1);
         else if (strcmp(mode, "badfrom") == 0)
