@@ -42,6 +42,13 @@ int main(void) {
     hipStreamCreate(&stream);
 #endif
     shmemi_gpu_memset(errors, 0, sizeof(int));
+    /* Load both kernels now: with lazy module loading, a kernel's first launch waits for the
+     * kernels already running and holds the library's CUDA calls meanwhile, and check is launched
+     * behind the signal wait, which only the library's delivery of the peer's put ends when the
+     * peer is reached over the network (docs/gpu.md). */
+    shmemi_gpu_func_attributes attr;
+    shmemi_gpu_func_get_attributes(&attr, (const void *)scale);
+    shmemi_gpu_func_get_attributes(&attr, (const void *)check);
     barrier();
 
     scale<<<64, 256, 0, stream>>>(out, (float)(me + 1));
