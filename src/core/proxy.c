@@ -436,19 +436,21 @@ static uint32_t join(const shmemi_proxy_t *p, uint64_t t, shmemi_proxy_cmd_t *c)
             break;
         shmemi_proxy_cmd_t d = *at;
         validate(p, u, &d);
+        /* d's bytes follow c's, every one of which fills its slot. */
+        const int continues = d.pe == c->pe && d.ctx == c->ctx &&
+                              c->len == (uint64_t)(n + 1) * p->ring.chunk &&
+                              d.target == c->target + c->len;
         if (n >= more) {
             /* A batch of its own: joined only where it continues c. */
-            if (c->len != (uint64_t)(n + 1) * p->ring.chunk || d.op != SHMEMI_PROXY_PUT ||
-                d.pe != c->pe || d.ctx != c->ctx || d.target != c->target + c->len)
+            if (!continues || d.op != SHMEMI_PROXY_PUT)
                 break;
             more = n + 1 + d.more;
+        } else if (!continues || (d.op != SHMEMI_PROXY_PUT && d.op != SHMEMI_PROXY_PUT_SIGNAL) ||
+                   d.more != more - n - 1) {
+            command_failed(p, u, &d, "does not continue the put of its batch");
         }
         if (c->len + d.len > SHMEMI_PROXY_JOIN_MAX)
             break;
-        if ((d.op != SHMEMI_PROXY_PUT && d.op != SHMEMI_PROXY_PUT_SIGNAL) || d.pe != c->pe ||
-            d.ctx != c->ctx || c->len != (uint64_t)(n + 1) * p->ring.chunk ||
-            d.target != c->target + c->len || d.more != more - n - 1)
-            command_failed(p, u, &d, "does not continue the put of its batch");
         c->len += d.len;
         n++;
         if (d.op == SHMEMI_PROXY_PUT_SIGNAL) {
@@ -461,7 +463,7 @@ static uint32_t join(const shmemi_proxy_t *p, uint64_t t, shmemi_proxy_cmd_t *c)
     return n;
 }
 
-/* Issues ticket t's command (with the pieces of its batch joined to it), then frees their slots
+/* Issues ticket t's command (with the pieces join adds to it), then frees their slots
  * or answers it. Returns the number of tickets consumed. */
 static uint32_t consume(shmemi_proxy_t *p, uint64_t t) {
     const uint32_t s = (uint32_t)(t & (p->ring.n_slots - 1));

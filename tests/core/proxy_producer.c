@@ -121,15 +121,46 @@ static void release(shmemt_proxy_t *p, uint64_t t, shmemi_proxy_slot_t *slot) {
     __atomic_store_n(&slot->free, t + p->ring.n_slots, __ATOMIC_RELEASE);
 }
 
+/* The operations the consumer makes of tickets [base, base + pieces) of one put that it sees at
+ * once: one, two where they wrap around the ring's end. */
+static unsigned ops_of(const shmemt_proxy_t *p, uint64_t base, uint32_t pieces) {
+    return 1 + ((base & (p->ring.n_slots - 1)) + pieces - 1 > p->ring.n_slots - 1);
+}
+
+/* One batch of a put of len bytes to dest: pieces tickets from base, the put's bytes from off.
+ * Waits for their slots, copies their payloads and publishes their commands first-ticket-last,
+ * each saying how many of the batch follow it; sig_addr not NULL: the last piece carries the
+ * put-with-signal's signal. */
+static void write_batch(shmemt_proxy_t *p, shmem_ctx_t ctx, uint64_t base, uint32_t pieces,
+                        void *dest, const void *source, size_t len, size_t off, int pe,
+                        uint64_t *sig_addr, uint64_t signal, uint32_t sig_op) {
+    const size_t chunk = p->ring.chunk;
+    const uint32_t mask = p->ring.n_slots - 1;
+    for (uint32_t j = 0; j < pieces; j++) {
+        size_t o = off + j * chunk;
+        wait_for(p, &p->ring.slot[(base + j) & mask].free, base + j, "slot free for ticket");
+        memcpy(p->ring.data + ((base + j) & mask) * chunk, (const char *)source + o,
+               len - o < chunk ? len - o : chunk);
+    }
+    for (uint32_t j = pieces; j-- > 0;) {
+        size_t o = off + j * chunk;
+        int s = sig_addr && j == pieces - 1;
+        submit_raw(base + j, &p->ring.cmd[(base + j) & mask],
+                   s ? SHMEMI_PROXY_PUT_SIGNAL : SHMEMI_PROXY_PUT,
+                   (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, (char *)dest + o,
+                   len - o < chunk ? len - o : chunk, s ? signal : 0,
+                   s ? (uint64_t)(uintptr_t)sig_addr : 0, s ? sig_op : 0, pieces - 1 - j);
+    }
+}
+
 /* A put (sig_addr not NULL: a put-with-signal) as a kernel's writers issue it
- * (shmemi_dproxy_put_batches): batches of consecutive tickets, each piece's command saying how
- * many of its batch follow it, published first-ticket-last. Returns the operations the consumer
- * makes of it: one per batch, two where the batch wraps around the ring's end. */
+ * (shmemi_dproxy_put_batches): batches of consecutive tickets, each taken with one fetch-add.
+ * Returns the operations the consumer makes of it at most: one per batch, two where the batch
+ * wraps around the ring's end. */
 static unsigned put_batches(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
                             size_t len, int pe, uint64_t *sig_addr, uint64_t signal,
                             uint32_t sig_op) {
     const size_t chunk = p->ring.chunk;
-    const uint32_t mask = p->ring.n_slots - 1;
     const uint32_t most =
         SHMEMI_PROXY_BATCH < p->ring.n_slots / 2 ? SHMEMI_PROXY_BATCH : p->ring.n_slots / 2;
     size_t left = (len + chunk - 1) / chunk;
@@ -139,23 +170,9 @@ static unsigned put_batches(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, cons
     for (size_t off = 0; left > 0;) {
         uint32_t pieces = left < most ? (uint32_t)left : most;
         uint64_t base = __atomic_fetch_add(p->ring.issue, pieces, __ATOMIC_RELAXED);
-        for (uint32_t j = 0; j < pieces; j++) {
-            size_t o = off + j * chunk;
-            wait_for(p, &p->ring.slot[(base + j) & mask].free, base + j, "slot free for ticket");
-            memcpy(p->ring.data + ((base + j) & mask) * chunk, (const char *)source + o,
-                   len - o < chunk ? len - o : chunk);
-        }
-        int sig = sig_addr && left == pieces;
-        for (uint32_t j = pieces; j-- > 0;) {
-            size_t o = off + j * chunk;
-            int s = sig && j == pieces - 1;
-            submit_raw(base + j, &p->ring.cmd[(base + j) & mask],
-                       s ? SHMEMI_PROXY_PUT_SIGNAL : SHMEMI_PROXY_PUT,
-                       (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, (char *)dest + o,
-                       len - o < chunk ? len - o : chunk, s ? signal : 0,
-                       s ? (uint64_t)(uintptr_t)sig_addr : 0, s ? sig_op : 0, pieces - 1 - j);
-        }
-        ops += 1 + ((base & mask) + pieces - 1 > mask);
+        write_batch(p, ctx, base, pieces, dest, source, len, off, pe,
+                    left == pieces ? sig_addr : NULL, signal, sig_op);
+        ops += ops_of(p, base, pieces);
         off += (size_t)pieces * chunk;
         left -= pieces;
     }
@@ -170,28 +187,15 @@ EXPORT unsigned shmemt_proxy_put(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
 EXPORT unsigned shmemt_proxy_put_adjacent(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest,
                                           const void *source, size_t len, int pe) {
     const size_t chunk = p->ring.chunk;
-    const uint32_t mask = p->ring.n_slots - 1;
     const uint32_t pieces = (uint32_t)((len + chunk - 1) / chunk), first = pieces / 2;
     if (first == 0 || pieces > p->ring.n_slots)
         abort();
     const uint64_t base = __atomic_fetch_add(p->ring.issue, pieces, __ATOMIC_RELAXED);
-    for (uint32_t j = 0; j < pieces; j++) {
-        wait_for(p, &p->ring.slot[(base + j) & mask].free, base + j, "slot free for ticket");
-        size_t o = j * chunk;
-        memcpy(p->ring.data + ((base + j) & mask) * chunk, (const char *)source + o,
-               len - o < chunk ? len - o : chunk);
-    }
-    /* The second batch [first, pieces), then the first [0, first), each first-ticket-last. */
-    for (int b = 1; b >= 0; b--) {
-        const uint32_t from = b ? first : 0, to = b ? pieces : first;
-        for (uint32_t j = to; j-- > from;) {
-            size_t o = j * chunk;
-            submit_raw(base + j, &p->ring.cmd[(base + j) & mask], SHMEMI_PROXY_PUT,
-                       (uint64_t)(uintptr_t)SHMEMI_CTX_OBJECT(ctx), pe, (char *)dest + o,
-                       len - o < chunk ? len - o : chunk, 0, 0, 0, to - 1 - j);
-        }
-    }
-    return 1 + ((base & mask) + pieces - 1 > mask);
+    /* The second batch first: the consumer, waiting for the first, then sees both. */
+    write_batch(p, ctx, base + first, pieces - first, dest, source, len, (size_t)first * chunk, pe,
+                NULL, 0, 0);
+    write_batch(p, ctx, base, first, dest, source, len, 0, pe, NULL, 0, 0);
+    return ops_of(p, base, pieces);
 }
 
 EXPORT void shmemt_proxy_get(shmemt_proxy_t *p, shmem_ctx_t ctx, void *dest, const void *source,
