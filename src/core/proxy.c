@@ -546,6 +546,10 @@ static void *consumer_main(void *arg) {
                            "(its producer stopped: a kernel killed mid-operation?)",
                            (unsigned long long)t, (unsigned long long)(p->timeout_ns / 1000000));
         } else if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+            /* A command taken after the loads above but before the stop is issued first: the
+             * stop's acquire makes its ticket visible here. */
+            if (__atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE) > t)
+                continue;
             /* The started puts still read the ring, which the caller frees after. */
             if (__atomic_load_n(&p->in_flight, __ATOMIC_ACQUIRE) == 0)
                 return NULL;

@@ -19,7 +19,8 @@
  * context field that is no context), "deadctx" (a destroyed context), "abandon" (a ticket taken
  * and never written), "sendfail" (a put the recording transport fails after its start), "stuck"
  * (the proxy stopped while a started put never ends): the failure modes end the job with the
- * consumer's message; "crossed" (run_crossed); "started" (run_started). */
+ * consumer's message; "crossed" (run_crossed); "started" (run_started); "stopped"
+ * (run_stopped). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -553,6 +554,30 @@ static void run_fence_mapped(void) {
     shmem_free(counter);
 }
 
+/* Mode "stopped": rounds of a put to the next PE (mapped, so the consumer copies it) followed at
+ * once by stopping the proxy; the put must have landed when the stop returns, however close the
+ * stop came after it. */
+#define STOPPED_ROUNDS 3000
+static void run_stopped(void) {
+    uint64_t *word = shmem_calloc(1, sizeof(uint64_t));
+    shmem_barrier_all();
+    const int next = (me + 1) % npes;
+    const uint64_t *seen = shmem_ptr(word, next);
+    int lost = 0;
+    for (uint64_t r = 1; r <= STOPPED_ROUNDS; r++) {
+        const uint64_t value = r * (uint64_t)npes + (uint64_t)me;
+        shmemt_proxy_put(proxy, SHMEM_CTX_DEFAULT, word, &value, sizeof(value), next);
+        shmemt_proxy_destroy(proxy);
+        if (__atomic_load_n(seen, __ATOMIC_ACQUIRE) != value)
+            lost++;
+        proxy = shmemt_proxy_create(SLOTS, CHUNK);
+    }
+    CHECK(lost == 0, "%d of %d puts taken just before the proxy stopped were never issued", lost,
+          STOPPED_ROUNDS);
+    shmem_barrier_all();
+    shmem_free(word);
+}
+
 /* Mode "started": puts the recording transport sends from the ring's slots well after their
  * start (proxy_recorder.h), many more than the ring holds and with no quiet between them, of 1 to
  * 3 slots each: a slot freed before the transport read it carries a later put's bytes. Then a put
@@ -629,6 +654,8 @@ int main(int argc, char **argv) {
         run_fence_mapped();
     } else if (started) {
         run_started();
+    } else if (strcmp(mode, "stopped") == 0) {
+        run_stopped();
     } else if (stuck) {
         uint64_t *word = shmem_calloc(1, sizeof(uint64_t));
         shmemt_recorder_hold_sends();
