@@ -17,7 +17,12 @@
  *   nbi          PE 0 puts 4 MiB with shmem_putmem_nbi to PE 1, which sleeps 2 s outside the
  *                library (run without a progress thread): the put_nbi returns within 1 s (it
  *                does not wait for its send, which the target must pull), the quiet after it
- *                only once PE 1 applied it, and PE 1 then finds the bytes. */
+ *                only once PE 1 applied it, and PE 1 then finds the bytes.
+ *   blocks       PE 0 puts to PE 1 and gets the bytes back, in rounds whose messages change size
+ *                (64 KiB to 3 MiB, odd lengths among them), several put_nbi in flight at once,
+ *                each with bytes of its own: the target receives large messages into blocks it
+ *                keeps for the next ones and answers large gets from such blocks; PE 0 checks
+ *                every byte it gets, PE 1 every byte it received. */
 #include <inttypes.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -177,6 +182,54 @@ static void nbi(void) {
     shmem_free(dst);
 }
 
+#define BLOCK_ROUNDS 24
+#define BLOCK_PUTS 4
+#define BLOCK_MAX (3u << 20)
+static const size_t block_sizes[] = {BLOCK_MAX,       64u << 10,  (1u << 20) + 8,
+                                     (96u << 10) + 3, 512u << 10, 2u << 20};
+
+static unsigned char block_byte(size_t i, int round, int k) {
+    return (unsigned char)(i * 131 + (size_t)round * 7 + (size_t)k * 13 + 1);
+}
+
+static void blocks(void) {
+    unsigned char *dst = shmem_malloc((size_t)BLOCK_PUTS * BLOCK_MAX);
+    unsigned char *src = malloc((size_t)BLOCK_PUTS * BLOCK_MAX), *back = malloc(BLOCK_MAX);
+    if (!dst || !src || !back) {
+        fprintf(stderr, "deliver blocks: out of memory\n");
+        shmem_global_exit(1);
+    }
+    for (int r = 0; r < BLOCK_ROUNDS; r++) {
+        const size_t len = block_sizes[r % (sizeof(block_sizes) / sizeof(block_sizes[0]))];
+        shmem_barrier_all();
+        if (shmem_my_pe() == 0) {
+            for (int k = 0; k < BLOCK_PUTS; k++) {
+                unsigned char *from = src + (size_t)k * BLOCK_MAX;
+                for (size_t i = 0; i < len; i++)
+                    from[i] = block_byte(i, r, k);
+                shmem_putmem_nbi(dst + (size_t)k * BLOCK_MAX, from, len, 1);
+            }
+            shmem_quiet();
+            for (int k = 0; k < BLOCK_PUTS; k++) {
+                shmem_getmem(back, dst + (size_t)k * BLOCK_MAX, len, 1);
+                for (size_t i = 0; i < len; i++)
+                    if (back[i] != block_byte(i, r, k))
+                        fail("blocks", r, "a byte got back", back[i], block_byte(i, r, k));
+            }
+        }
+        shmem_barrier_all();
+        if (shmem_my_pe() == 1)
+            for (int k = 0; k < BLOCK_PUTS; k++)
+                for (size_t i = 0; i < len; i++)
+                    if (dst[(size_t)k * BLOCK_MAX + i] != block_byte(i, r, k))
+                        fail("blocks", r, "a byte received", dst[(size_t)k * BLOCK_MAX + i],
+                             block_byte(i, r, k));
+    }
+    free(back);
+    free(src);
+    shmem_free(dst);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     shmem_init();
@@ -199,8 +252,10 @@ int main(int argc, char **argv) {
         ordered(buf, src);
     else if (strcmp(mode, "nbi") == 0)
         nbi();
+    else if (strcmp(mode, "blocks") == 0)
+        blocks();
     else {
-        fprintf(stderr, "usage: deliver putsig|quiet_third|ordered|nbi\n");
+        fprintf(stderr, "usage: deliver putsig|quiet_third|ordered|nbi|blocks\n");
         shmem_global_exit(2);
     }
     shmem_barrier_all();

@@ -119,6 +119,7 @@ static shmemi_status_t ucx_finalize(void) {
         ucp_worker_destroy(ucx.worker);
     if (ucx.context)
         ucp_cleanup(ucx.context);
+    ucx_am_blocks_free();
     memset(&ucx, 0, sizeof(ucx));
     return SHMEMI_OK;
 }

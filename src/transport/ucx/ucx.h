@@ -193,6 +193,9 @@ typedef struct {
 shmemi_status_t ucx_am_init(void);
 /* Frees requests never applied (finalize). */
 void ucx_am_finalize(void);
+/* Frees the payload blocks kept for reuse; after the workers are gone (an answer still in flight
+ * gives its block back when UCX cancels it). */
+void ucx_am_blocks_free(void);
 /* Applies the requests peers have sent and answers them; outside UCX's callbacks. Returns how
  * many it applied (0 as well inside an application of this thread). */
 int ucx_am_apply(void);

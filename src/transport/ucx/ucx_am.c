@@ -53,7 +53,8 @@ typedef struct {
 typedef struct am_item {
     struct am_item *next;
     am_request_t req;
-    unsigned char *data; /* the payload: inline, or the library's buffer (lent) */
+    unsigned char *data; /* the payload: inline, a block (block_get), or the library's (lent) */
+    size_t block;        /* the block's size; 0: no block */
     int lent;
     unsigned char inline_data[];
 } am_item_t;
@@ -73,26 +74,111 @@ static void queue_push(am_item_t *item) {
     pthread_mutex_unlock(&queue_lock);
 }
 
+/* ---- blocks for large payloads ----------------------------------------------------------- */
+
+/* Payloads of BLOCK_MIN bytes or more (received puts, the data of get answers) go into blocks that
+ * are kept for the next message once theirs is done: a fresh malloc of that size is a fresh
+ * mapping, whose pages the copy into it faults in one at a time (over TCP on two cores that made a
+ * put to a delivered segment 4-8x slower than to a registered one). At most SPARE_BLOCKS blocks of
+ * SPARE_BYTES in all are kept; a larger block takes the place of smaller ones. */
+#define BLOCK_MIN ((size_t)64 << 10)
+#define SPARE_BLOCKS 8
+#define SPARE_BYTES ((size_t)32 << 20)
+
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    void *p;
+    size_t size;
+} spares[SPARE_BLOCKS];
+static int n_spares;
+static size_t spare_bytes;
+
+/* Removes spare i. Under spare_lock. */
+static void *spare_take(int i) {
+    void *p = spares[i].p;
+    spare_bytes -= spares[i].size;
+    spares[i] = spares[--n_spares];
+    return p;
+}
+
+/* A block of at least len bytes (len >= BLOCK_MIN): the smallest spare that holds it, else a new
+ * one. *size_p receives its size. NULL when out of memory. */
+static void *block_get(size_t len, size_t *size_p) {
+    pthread_mutex_lock(&spare_lock);
+    int best = -1;
+    for (int i = 0; i < n_spares; i++)
+        if (spares[i].size >= len && (best < 0 || spares[i].size < spares[best].size))
+            best = i;
+    if (best >= 0) {
+        *size_p = spares[best].size;
+        void *p = spare_take(best);
+        pthread_mutex_unlock(&spare_lock);
+        return p;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    *size_p = len;
+    return malloc(len);
+}
+
+/* Gives back a block of block_get: kept where it fits among the spares, smaller spares given up
+ * for it; else freed. */
+static void block_put(void *p, size_t size) {
+    pthread_mutex_lock(&spare_lock);
+    while (n_spares > 0 && (n_spares == SPARE_BLOCKS || spare_bytes + size > SPARE_BYTES)) {
+        int smallest = 0;
+        for (int i = 1; i < n_spares; i++)
+            if (spares[i].size < spares[smallest].size)
+                smallest = i;
+        if (spares[smallest].size >= size)
+            break;
+        free(spare_take(smallest));
+    }
+    if (n_spares < SPARE_BLOCKS && spare_bytes + size <= SPARE_BYTES) {
+        spares[n_spares].p = p;
+        spares[n_spares++].size = size;
+        spare_bytes += size;
+        p = NULL;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    free(p);
+}
+
+void ucx_am_blocks_free(void) {
+    pthread_mutex_lock(&spare_lock);
+    while (n_spares > 0)
+        free(spare_take(n_spares - 1));
+    pthread_mutex_unlock(&spare_lock);
+}
+
 /* A new item for a request with a payload of length bytes: a put's payload goes into the
  * library's delivery buffer where it gives one, so that the put can run from there while the
- * network is received (ucx_host->deliver_put_start). NULL when out of memory. */
+ * network is received (ucx_host->deliver_put_start); else a large one into a block and a small
+ * one into the item. NULL when out of memory. */
 static am_item_t *item_new(const am_request_t *req, size_t length) {
-    void *buffer =
+    void *lent =
         req->kind == REQ_PUT && length > 0 ? ucx_host->deliver_buffer(req->segment, length) : NULL;
-    am_item_t *item = malloc(sizeof(*item) + (buffer ? 0 : length));
+    const size_t inline_len = lent == NULL && length < BLOCK_MIN ? length : 0;
+    am_item_t *item = malloc(sizeof(*item) + inline_len);
     if (!item) {
-        ucx_host->deliver_buffer_free(buffer);
+        ucx_host->deliver_buffer_free(lent);
         return NULL;
     }
     memcpy(&item->req, req, sizeof(item->req));
-    item->lent = buffer != NULL;
-    item->data = buffer ? buffer : item->inline_data;
+    item->lent = lent != NULL;
+    item->block = 0;
+    item->data = lent ? lent : item->inline_data;
+    if (!lent && length >= BLOCK_MIN && (item->data = block_get(length, &item->block)) == NULL) {
+        free(item);
+        return NULL;
+    }
     return item;
 }
 
 static void item_free(am_item_t *item) {
     if (item->lent)
         ucx_host->deliver_buffer_free(item->data);
+    else if (item->block)
+        block_put(item->data, item->block);
     free(item);
 }
 
@@ -163,40 +249,67 @@ static ucs_status_t request_arrived(void *arg, const void *header, size_t header
     return UCS_OK;
 }
 
+/* An answer on its way: its header, then the bytes a get asked for (in a block where they are
+ * many). */
+typedef struct {
+    size_t block; /* the block's size (block_get); 0: malloc'd */
+    am_answer_t a;
+    unsigned char data[];
+} answer_t;
+
+/* A new answer to pe with room for len bytes of data. */
+static answer_t *answer_new(int pe, size_t len) {
+    size_t block = 0;
+    answer_t *b = len >= BLOCK_MIN ? block_get(sizeof(*b) + len, &block) : malloc(sizeof(*b) + len);
+    if (!b)
+        ucx_host->fatal("network", "out of memory for an answer of %zu bytes to PE %d", len, pe);
+    b->block = block;
+    return b;
+}
+
+static void answer_free(answer_t *b) {
+    if (b->block)
+        block_put(b, b->block);
+    else
+        free(b);
+}
+
 /* Frees an answer once UCX has sent it. */
 static void answer_sent(void *request, ucs_status_t status, void *user_data) {
     (void)status;
     ucp_request_free(request);
-    free(user_data);
+    answer_free(user_data);
 }
 
-/* Sends an answer (and data of len bytes) to pe without waiting for it to leave. */
-static void answer_send(int pe, const am_answer_t *a, const void *data, size_t len) {
+/* Sends answer b (and len bytes of its data) to pe without waiting for it to leave; b is UCX's
+ * until then. */
+static void answer_post(int pe, answer_t *b, size_t len) {
     ucx_peer_t *p = ucx_peer_get(answer_ctx, pe);
     if (!p) {
         ucx_host->warn("network", "cannot answer PE %d: no endpoint", pe);
+        answer_free(b);
         return;
     }
-    unsigned char *block = malloc(sizeof(*a) + len);
-    if (!block)
-        ucx_host->fatal("network", "out of memory for an answer of %zu bytes to PE %d", len, pe);
-    memcpy(block, a, sizeof(*a));
-    if (len)
-        memcpy(block + sizeof(*a), data, len);
     ucp_request_param_t param = {.op_attr_mask =
                                      UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                                  .cb.send = answer_sent,
-                                 .user_data = block};
-    void *req =
-        ucp_am_send_nbx(p->ep, AM_ANSWER, block, sizeof(*a), block + sizeof(*a), len, &param);
+                                 .user_data = b};
+    void *req = ucp_am_send_nbx(p->ep, AM_ANSWER, &b->a, sizeof(b->a), b->data, len, &param);
     if (req == NULL) {
-        free(block);
+        answer_free(b);
     } else if (UCS_PTR_IS_ERR(req)) {
         if (!*ucx_host->closing)
             ucx_host->warn("network", "answering PE %d failed: %s", pe,
                            ucs_status_string(UCS_PTR_STATUS(req)));
-        free(block);
+        answer_free(b);
     }
+}
+
+/* Sends answer a, without data, to pe. */
+static void answer_send(int pe, const am_answer_t *a) {
+    answer_t *b = answer_new(pe, 0);
+    b->a = *a;
+    answer_post(pe, b, 0);
 }
 
 /* Applies one request other than a put (apply_queue starts those) through the library; for GET,
@@ -254,7 +367,7 @@ static ack_batch_t ack_batch(void) {
 
 static void ack_add(ack_batch_t *b, const am_request_t *r) {
     if (b->pe >= 0 && (b->pe != r->src_pe || b->ack.token != r->token)) {
-        answer_send(b->pe, &b->ack, NULL, 0);
+        answer_send(b->pe, &b->ack);
         b->ack.count = 0;
     }
     b->pe = r->src_pe;
@@ -264,7 +377,7 @@ static void ack_add(ack_batch_t *b, const am_request_t *r) {
 
 static void ack_flush(ack_batch_t *b) {
     if (b->pe >= 0)
-        answer_send(b->pe, &b->ack, NULL, 0);
+        answer_send(b->pe, &b->ack);
 }
 
 /* Acknowledges and frees the started puts once every one is done. Returns how many. */
@@ -340,26 +453,24 @@ static int apply_queue(void) {
             continue;
         }
         uint64_t value = 0;
-        void *data = NULL;
-        if (r->kind == REQ_GET && r->len) {
-            data = malloc(r->len);
-            if (!data)
-                ucx_host->fatal("network", "out of memory for a get of %llu bytes by PE %d",
-                                (unsigned long long)r->len, r->src_pe);
-        }
-        shmemi_status_t st = apply(item, data, &value);
+        /* A get's bytes go straight into its answer. */
+        const size_t len = r->kind == REQ_GET ? r->len : 0;
+        answer_t *reply = r->answer || len ? answer_new(r->src_pe, len) : NULL;
+        shmemi_status_t st = apply(item, reply ? reply->data : NULL, &value);
         if (st != SHMEMI_OK)
             fail(r, st);
         if (r->kind == REQ_ONEWAY) {
             /* Nobody waits for its completion: no answer. */
         } else if (r->answer) {
-            am_answer_t a = {
+            reply->a = (am_answer_t){
                 .token = r->token, .value = value, .status = st, .pe = ucx_host->my_pe};
-            answer_send(r->src_pe, &a, data, r->kind == REQ_GET ? r->len : 0);
+            answer_post(r->src_pe, reply, len);
+            reply = NULL;
         } else {
             ack_add(&b, r);
         }
-        free(data);
+        if (reply)
+            answer_free(reply);
         item_free(item);
     }
     ack_flush(&b);
