@@ -260,7 +260,9 @@ typedef struct {
 /* A new answer to pe with room for len bytes of data. */
 static answer_t *answer_new(int pe, size_t len) {
     size_t block = 0;
-    answer_t *b = len >= BLOCK_MIN ? block_get(sizeof(*b) + len, &block) : malloc(sizeof(*b) + len);
+    answer_t *b = len > SIZE_MAX - sizeof(*b) ? NULL
+                  : len >= BLOCK_MIN          ? block_get(sizeof(*b) + len, &block)
+                                              : malloc(sizeof(*b) + len);
     if (!b)
         ucx_host->fatal("network", "out of memory for an answer of %zu bytes to PE %d", len, pe);
     b->block = block;
