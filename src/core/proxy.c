@@ -538,18 +538,16 @@ static void *consumer_main(void *arg) {
             continue;
         }
         /* Ticket t is not written yet: taken by a producer that is still writing it, or not
-         * taken at all. */
+         * taken at all. The stop is read first: its acquire makes every ticket taken before the
+         * stop visible to the read of the count, so that none is left behind. */
+        const int stopping = __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
         if (__atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE) > t) {
             if (overdue(p, &missing_since))
                 ring_fatal(p,
                            "ticket %llu was taken but its command never arrived within %llu ms "
                            "(its producer stopped: a kernel killed mid-operation?)",
                            (unsigned long long)t, (unsigned long long)(p->timeout_ns / 1000000));
-        } else if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
-            /* A command taken after the loads above but before the stop is issued first: the
-             * stop's acquire makes its ticket visible here. */
-            if (__atomic_load_n(p->ring.issue, __ATOMIC_ACQUIRE) > t)
-                continue;
+        } else if (stopping) {
             /* The started puts still read the ring, which the caller frees after. */
             if (__atomic_load_n(&p->in_flight, __ATOMIC_ACQUIRE) == 0)
                 return NULL;

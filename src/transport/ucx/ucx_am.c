@@ -101,9 +101,12 @@ static void *spare_take(int i) {
     return p;
 }
 
-/* A block of at least len bytes (len >= BLOCK_MIN): the smallest spare that holds it, else a new
- * one. *size_p receives its size. NULL when out of memory. */
+/* Memory for len bytes: below BLOCK_MIN a plain allocation (*size_p 0), else a block, the
+ * smallest spare that holds it or a new one (*size_p its size). NULL when out of memory. */
 static void *block_get(size_t len, size_t *size_p) {
+    *size_p = 0;
+    if (len < BLOCK_MIN)
+        return malloc(len);
     pthread_mutex_lock(&spare_lock);
     int best = -1;
     for (int i = 0; i < n_spares; i++)
@@ -120,9 +123,13 @@ static void *block_get(size_t len, size_t *size_p) {
     return malloc(len);
 }
 
-/* Gives back a block of block_get: kept where it fits among the spares, smaller spares given up
- * for it; else freed. */
+/* Gives back memory of block_get (size: what it said): a block is kept where it fits among the
+ * spares, smaller spares given up for it; anything else is freed. */
 static void block_put(void *p, size_t size) {
+    if (size == 0) {
+        free(p);
+        return;
+    }
     pthread_mutex_lock(&spare_lock);
     while (n_spares > 0 && (n_spares == SPARE_BLOCKS || spare_bytes + size > SPARE_BYTES)) {
         int smallest = 0;
@@ -249,10 +256,9 @@ static ucs_status_t request_arrived(void *arg, const void *header, size_t header
     return UCS_OK;
 }
 
-/* An answer on its way: its header, then the bytes a get asked for (in a block where they are
- * many). */
+/* An answer on its way (memory of block_get): its header, then the bytes a get asked for. */
 typedef struct {
-    size_t block; /* the block's size (block_get); 0: malloc'd */
+    size_t block; /* what block_get said of it */
     am_answer_t a;
     unsigned char data[];
 } answer_t;
@@ -260,9 +266,7 @@ typedef struct {
 /* A new answer to pe with room for len bytes of data. */
 static answer_t *answer_new(int pe, size_t len) {
     size_t block = 0;
-    answer_t *b = len > SIZE_MAX - sizeof(*b) ? NULL
-                  : len >= BLOCK_MIN          ? block_get(sizeof(*b) + len, &block)
-                                              : malloc(sizeof(*b) + len);
+    answer_t *b = len > SIZE_MAX - sizeof(*b) ? NULL : block_get(sizeof(*b) + len, &block);
     if (!b)
         ucx_host->fatal("network", "out of memory for an answer of %zu bytes to PE %d", len, pe);
     b->block = block;
@@ -270,10 +274,7 @@ static answer_t *answer_new(int pe, size_t len) {
 }
 
 static void answer_free(answer_t *b) {
-    if (b->block)
-        block_put(b, b->block);
-    else
-        free(b);
+    block_put(b, b->block);
 }
 
 /* Frees an answer once UCX has sent it. */
