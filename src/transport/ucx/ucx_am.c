@@ -126,7 +126,7 @@ static void *block_get(size_t len, size_t *size_p) {
 /* Gives back memory of block_get (size: what it said): a block is kept where it fits among the
  * spares, smaller spares given up for it; anything else is freed. */
 static void block_put(void *p, size_t size) {
-    if (size == 0) {
+    if (size == 0 || size > SPARE_BYTES) { /* never kept: the spares stay */
         free(p);
         return;
     }
