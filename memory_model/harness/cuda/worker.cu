@@ -57,15 +57,25 @@ struct kargs {
  * pass of a CUDA/HIP compiler sees bodies that never run. A plain access of the test is the
  * weakest load or store: on NVIDIA a weak ld/st.global (which may hit the SM's L1), on AMD a
  * relaxed workgroup-scope access (a global_load/store without cache-coherence bits). */
+/* The heaps of this node's PEs that the library does not map (SHMEM_DISABLE_P2P=1: every peer
+ * over the network), mapped by the harness itself through IPC (map_unmapped_peers); NULL where
+ * the library maps the peer or the peer is this PE. */
+__device__ char *harness_peer_base[64];
+
 /* The address of addr on pe for the harness's loads and stores: shmem_ptr's, or, where kernels
  * reach pe through the proxy (SHMEM_DEVICE_PATH=proxy), the peer's heap as this node's IPC maps
- * it, so that the test's plain and bypass accesses and the harness's own lines (start barrier,
- * stress) stay loads and stores while the test's SHMEM operations go through the proxy. */
+ * it, or, where the library reaches pe over the network, the harness's own mapping of it. The
+ * test's plain and bypass accesses and the harness's own lines (start barrier, stress) stay loads
+ * and stores while the test's SHMEM operations go through the proxy (and the network). */
 __device__ static void *harness_ptr(const void *addr, int pe) {
     void *p = shmem_ptr(addr, pe);
 #if SHMEMI_DEVICE_PASS
-    if (p == NULL && pe >= 0 && pe < shmemi_dstate.n_pes && shmemi_dstate.peer_base[pe] != NULL)
-        p = shmemi_dstate.peer_base[pe] + ((const char *)addr - shmemi_dstate.heap_base);
+    if (p == NULL && pe >= 0 && pe < shmemi_dstate.n_pes) {
+        char *base =
+            shmemi_dstate.peer_base[pe] ? shmemi_dstate.peer_base[pe] : harness_peer_base[pe];
+        if (base != NULL)
+            p = base + ((const char *)addr - shmemi_dstate.heap_base);
+    }
 #endif
     return p;
 }
@@ -669,11 +679,83 @@ static int run_test(const harness_opts_t *o, int test, const plan_t *p) {
     return rc;
 }
 
+/* The heap's base and which peers the library leaves unmapped (its kernels reach them through
+ * the proxy and the network). */
+__global__ void peers_kernel(int n, int *unmapped, char **heap) {
+#if SHMEMI_DEVICE_PASS
+    *heap = shmemi_dstate.heap_base;
+    for (int pe = 0; pe < n; pe++)
+        unmapped[pe] = pe != shmemi_dstate.my_pe && shmemi_dstate.peer_base[pe] == NULL;
+#else
+    (void)n, (void)unmapped, (void)heap;
+#endif
+}
+
+/* Maps through IPC, for the harness's own loads and stores, the heap of every peer that the
+ * library reaches over the network (SHMEM_DISABLE_P2P=1 with every PE on this node); the test's
+ * SHMEM operations still take the network. Collective: every PE publishes its heap's handle with
+ * puts. Returns how many peers it mapped (0 where the library maps them all). */
+static int map_unmapped_peers(char *mapped[64]) {
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (n > 64) {
+        fprintf(stderr, "shmem-litmus-gpu: %d PEs, the harness runs at most 64\n", n);
+        shmem_global_exit(2);
+    }
+    int *d_unmapped = (int *)dalloc((size_t)n * sizeof(int));
+    char **d_heap = (char **)dalloc(sizeof(char *));
+    peers_kernel<<<1, 1>>>(n, d_unmapped, d_heap);
+    GPU_OK(shmemi_gpu_device_synchronize());
+    int unmapped[64];
+    char *heap;
+    GPU_OK(shmemi_gpu_memcpy(unmapped, d_unmapped, (size_t)n * sizeof(int),
+                             shmemi_gpu_memcpy_default));
+    GPU_OK(shmemi_gpu_memcpy(&heap, d_heap, sizeof heap, shmemi_gpu_memcpy_default));
+    GPU_OK(shmemi_gpu_free(d_unmapped));
+    GPU_OK(shmemi_gpu_free(d_heap));
+    shmemi_gpu_ipc_mem_handle_t mine,
+        *all = (shmemi_gpu_ipc_mem_handle_t *)malloc((size_t)n * sizeof mine);
+    shmemi_gpu_ipc_mem_handle_t *published =
+        (shmemi_gpu_ipc_mem_handle_t *)shmem_malloc((size_t)n * sizeof mine);
+    if (!all || !published) {
+        fprintf(stderr, "shmem-litmus-gpu: out of memory for %d heap handles\n", n);
+        shmem_global_exit(2);
+    }
+    GPU_OK(shmemi_gpu_ipc_get_mem_handle(&mine, heap));
+    for (int pe = 0; pe < n; pe++)
+        shmem_putmem(published + me, &mine, sizeof mine, pe);
+    shmem_barrier_all();
+    GPU_OK(shmemi_gpu_memcpy(all, published, (size_t)n * sizeof mine, shmemi_gpu_memcpy_default));
+    shmem_barrier_all();
+    shmem_free(published);
+    int count = 0;
+    for (int pe = 0; pe < n; pe++) {
+        mapped[pe] = NULL;
+        if (!unmapped[pe])
+            continue;
+        void *p = NULL;
+        GPU_OK(shmemi_gpu_ipc_open_mem_handle(&p, all[pe], shmemi_gpu_ipc_lazy_enable_peer_access));
+        mapped[pe] = (char *)p;
+        count++;
+    }
+    free(all);
+    GPU_OK(shmemi_gpu_memcpy_to_symbol(harness_peer_base, mapped, 64 * sizeof(char *)));
+    return count;
+}
+
 extern "C" int harness_worker_main(const harness_opts_t *o, int n, const plan_t *plans) {
     int rc = 0;
     shmem_init();
+    char *mapped[64];
+    if (map_unmapped_peers(mapped) > 0 && shmem_my_pe() == 0)
+        fprintf(stderr, "shmem-litmus-gpu: the library maps no peer's heap; the harness maps "
+                        "them through IPC for its own loads and stores\n");
     for (int i = 0; i < n; i++)
         rc |= run_test(o, i, &plans[i]);
+    shmem_barrier_all();
+    for (int pe = 0; pe < shmem_n_pes(); pe++)
+        if (mapped[pe])
+            GPU_OK(shmemi_gpu_ipc_close_mem_handle(mapped[pe]));
+    shmem_barrier_all();
     shmem_finalize();
     return rc;
 }
