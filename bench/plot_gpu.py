@@ -16,7 +16,8 @@ and each all-pairs pattern's bandwidth per PE, at the largest size, per PE count
 NVSHMEM bars), and F-scale-allreduce.png, F-scale-ep.png and F-scale-coll.png (time vs size, one
 line per PE count). For a bench/gpu/run-proxy result (F-h200-proxy*.json) it writes F-latency.png
 and F-bandwidth.png: one colour per path (load/store, proxy, network, NVSHMEM), one line style per
-benchmark and context, ucx_perftest's floor in black. Needs matplotlib (Debian: apt-get install
+benchmark and context (put_bw by several blocks at each block's message size, square markers),
+ucx_perftest's floor in black. Needs matplotlib (Debian: apt-get install
 python3-matplotlib).
 """
 
@@ -165,15 +166,20 @@ def plot_proxy(rows, base, plt, colors, written):
         for r in sorted(rows, key=lambda r: r["size"]):
             if r["unit"] != unit or r["bench"] not in benches or r.get("path") not in paths:
                 continue
-            k = (r["path"], r["bench"], r.get("ctx", ""))
-            styles.setdefault(k, []).append((r["size"], r["median"], r["min"], r["max"]))
-        for (path, bench, ctx), pts in sorted(styles.items()):
+            # put_bw by B blocks (variant "blockxB") puts B messages of size / B: drawn at the
+            # message size, one line per block count.
+            variant = r.get("variant", "")
+            blocks = int(variant.rsplit("x", 1)[1]) if "x" in variant else 1
+            k = (r["path"], r["bench"], r.get("ctx", ""), blocks)
+            styles.setdefault(k, []).append((r["size"] // blocks, r["median"], r["min"], r["max"]))
+        for (path, bench, ctx, blocks), pts in sorted(styles.items()):
             color = colors[paths.index(path) % len(colors)]
             dash = ["-", "--", ":", "-."][(sorted(benches).index(bench) * 2 +
                                            (ctx == "bypass")) % 4]
             xs = [p[0] for p in pts]
-            ax.plot(xs, [p[1] for p in pts], dash, color=color, marker=".",
-                    label=f"{path}: {benches[bench]}, {ctx}")
+            by = f" by {blocks} blocks" if blocks > 1 else ""
+            ax.plot(xs, [p[1] for p in pts], dash, color=color, marker="." if blocks == 1 else "s",
+                    label=f"{path}: {benches[bench]}{by}, {ctx}")
             ax.fill_between(xs, [p[2] for p in pts], [p[3] for p in pts], color=color, alpha=0.1)
         for bench, text in floors.items():
             pts = sorted((r["size"], r["median"]) for r in rows if r["bench"] == bench)
