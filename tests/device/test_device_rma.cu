@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The device API between PEs over the ipc transport: block puts in a ring, p/g, iput/iget,
  * put-with-signal pipeline with plain loads after the wait (the stale-L1 case), AMOs from every PE,
- * wait_until/test, device barrier, one thread's large puts and the stream-ordered forms. */
+ * wait_until/test, device barrier, one thread's large puts and put-with-signal and the
+ * stream-ordered forms. */
 #include <stdint.h>
 #include <string.h>
 
@@ -202,8 +203,31 @@ __global__ void thread_put_kernel(buffers b) {
             atomicAdd((unsigned long long *)b.errors, 1ull);
 }
 
+/* One thread's put-with-signal of 16 KiB from global memory (through the proxy: all but its last
+ * bytes as a command that names its source, then those with the signal), its source changed at
+ * once; the receiver waits for the signal with one thread and reads the payload with plain loads
+ * from every thread. */
+__global__ void thread_put_signal_kernel(buffers b) {
+    int me = shmem_my_pe(), n = shmem_n_pes(), to = (me + 1) % n, from = (me + n - 1) % n;
+    for (int i = threadIdx.x; i < N_INTS; i += blockDim.x)
+        b.src[i] = me * 500000 + i;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        shmem_putmem_signal(b.dst, b.src, N_INTS * sizeof(int), b.sig, 1000, SHMEM_SIGNAL_SET, to);
+        b.src[N_INTS - 1] = -1;
+        shmem_signal_wait_until(b.sig, SHMEM_CMP_EQ, 1000);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < N_INTS; i += blockDim.x)
+        if (b.dst[i] != from * 500000 + i)
+            atomicAdd((unsigned long long *)b.errors, 1ull);
+}
+
 static void launch_thread_put(buffers b, int) {
     thread_put_kernel<<<1, 64>>>(b);
+}
+static void launch_thread_put_signal(buffers b, int) {
+    thread_put_signal_kernel<<<1, 64>>>(b);
 }
 
 static void launch_ring(buffers b, int) {
@@ -298,6 +322,8 @@ int main(void) {
     fails += run("wait_until/test", launch_wait, b, 0);
     barrier_on_stream();
     fails += run("one thread's 16 KiB puts", launch_thread_put, b, 0);
+    barrier_on_stream();
+    fails += run("one thread's 16 KiB put_signal", launch_thread_put_signal, b, 0);
     barrier_on_stream();
     fails += stream_test(b);
     GPU_CHECK(shmemi_gpu_free(b.errors));

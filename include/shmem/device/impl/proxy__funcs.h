@@ -159,16 +159,26 @@ SHMEMI_DI void shmemi_dproxy_put_from(const char *call, uint64_t pctx, void *des
 }
 
 /* The put (Signal: put-with-signal) of one thread: a large one from global memory as PUT_FROM
- * (its stores into the ring through PCIe would be slow), any other in batches. */
+ * (its stores into the ring through PCIe would be slow), any other in batches. A large
+ * put-with-signal sends all but its last 8 bytes so, then those with the signal, as the last
+ * piece of a batched one: the consumer issues the PUT_SIGNAL after the PUT_FROM on the same
+ * context, and the transport delivers a put-with-signal's signal after every earlier put of the
+ * context to that PE. */
 template <bool Signal>
 SHMEMI_DI void shmemi_dproxy_put_thread(const char *call, uint64_t pctx, void *dest,
                                         const void *source, size_t n, int pe, uint64_t *sig_addr,
                                         uint64_t signal, uint32_t sig_op) {
-    if (!Signal && n >= SHMEMI_PROXY_FROM_MIN && shmemi_is_global(source))
-        shmemi_dproxy_put_from(call, pctx, dest, source, n, pe);
-    else
-        shmemi_dproxy_put_batches<SHMEMI_GROUP_THREAD, Signal>(call, pctx, dest, source, n, pe,
-                                                               sig_addr, signal, sig_op);
+    const size_t tail = Signal ? 8 : 0;
+    if (n >= SHMEMI_PROXY_FROM_MIN && shmemi_is_global(source)) {
+        shmemi_dproxy_put_from(call, pctx, dest, source, n - tail, pe);
+        if (!Signal)
+            return;
+        dest = (char *)dest + (n - tail);
+        source = (const char *)source + (n - tail);
+        n = tail;
+    }
+    shmemi_dproxy_put_batches<SHMEMI_GROUP_THREAD, Signal>(call, pctx, dest, source, n, pe,
+                                                           sig_addr, signal, sig_op);
 }
 
 /* The put (Signal: put-with-signal) of group Group: the calling warp writes it (the block forms:
