@@ -53,15 +53,15 @@ struct kargs {
     unsigned ctx_used;
 };
 
-/* The harness's own accesses, made with the primitives of the portability header. The host
- * pass of a CUDA/HIP compiler sees bodies that never run. A plain access of the test is the
- * weakest load or store: on NVIDIA a weak ld/st.global (which may hit the SM's L1), on AMD a
- * relaxed workgroup-scope access (a global_load/store without cache-coherence bits). */
 /* The heaps of this node's PEs that the library does not map (SHMEM_DISABLE_P2P=1: every peer
  * over the network), mapped by the harness itself through IPC (map_unmapped_peers); NULL where
  * the library maps the peer or the peer is this PE. */
 __device__ char *harness_peer_base[64];
 
+/* The harness's own accesses, made with the primitives of the portability header. The host
+ * pass of a CUDA/HIP compiler sees bodies that never run. A plain access of the test is the
+ * weakest load or store: on NVIDIA a weak ld/st.global (which may hit the SM's L1), on AMD a
+ * relaxed workgroup-scope access (a global_load/store without cache-coherence bits). */
 /* The address of addr on pe for the harness's loads and stores: shmem_ptr's, or, where kernels
  * reach pe through the proxy (SHMEM_DEVICE_PATH=proxy), the peer's heap as this node's IPC maps
  * it, or, where the library reaches pe over the network, the harness's own mapping of it. The
@@ -728,8 +728,8 @@ static int map_unmapped_peers(char *mapped[64]) {
     shmem_barrier_all();
     shmem_free(published);
     int count = 0;
+    memset(mapped, 0, 64 * sizeof(char *));
     for (int pe = 0; pe < n; pe++) {
-        mapped[pe] = NULL;
         if (!unmapped[pe])
             continue;
         void *p = NULL;
@@ -746,9 +746,13 @@ extern "C" int harness_worker_main(const harness_opts_t *o, int n, const plan_t 
     int rc = 0;
     shmem_init();
     char *mapped[64];
-    if (map_unmapped_peers(mapped) > 0 && shmem_my_pe() == 0)
-        fprintf(stderr, "shmem-litmus-gpu: the library maps no peer's heap; the harness maps "
-                        "them through IPC for its own loads and stores\n");
+    int unmapped = map_unmapped_peers(mapped);
+    if (unmapped > 0 && shmem_my_pe() == 0)
+        fprintf(stderr,
+                "shmem-litmus-gpu: the library does not map the heaps of %d peers of PE 0 "
+                "(reached over the network); the harness maps them through IPC for its own "
+                "loads and stores\n",
+                unmapped);
     for (int i = 0; i < n; i++)
         rc |= run_test(o, i, &plans[i]);
     shmem_barrier_all();
