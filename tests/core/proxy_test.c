@@ -6,7 +6,8 @@
  *    the barrier; gets of every PE's random pattern; fetch-adds on every PE's counter (its fetched
  *    values only grow); then every AMO, 32 and 64 bit, fetching and not, against a model;
  *  - thread 1: put-with-signal rounds (a payload of 1 byte to two batches of pieces, then signal
- *    ADD 1) that the target's main thread checks when it sees the signal;
+ *    ADD 1; every third one, as a kernel's thread sends a large one, a PUT_FROM of all but the
+ *    last 8 bytes before them) that the target's main thread checks when it sees the signal;
  *  - thread 2: rounds of put (the round number), fence, AMO set of a flag (round + 1): a target
  *    that sees flag v must see a round number of at least v - 1;
  *  - thread 3: the puts and gets of thread 0 on a context of its own, completed by quiet on it.
@@ -203,9 +204,14 @@ static void *producer(void *arg) {
             int pe = (me + 1 + r) % npes;
             unsigned char payload[SIG_MAX];
             fill(payload, sig_len(r), (uint64_t)(me * SIG_ROUNDS + r) + 7);
-            size_t at = ((size_t)me * SIG_ROUNDS + (size_t)r) * SIG_MAX;
-            shmemt_proxy_put_signal(proxy, SHMEM_CTX_DEFAULT, sigbuf + at, payload, sig_len(r),
-                                    &sig[me], 1, SHMEMI_PROXY_AMO_OP_ADD, pe);
+            size_t at = ((size_t)me * SIG_ROUNDS + (size_t)r) * SIG_MAX, len = sig_len(r);
+            /* Every third round as a kernel's thread sends a large one from global memory: all
+             * but its last 8 bytes as PUT_FROM, then those with the signal. */
+            size_t from = r % 3 == 1 && len > 8 ? len - 8 : 0;
+            if (from > 0)
+                shmemt_proxy_put_from(proxy, SHMEM_CTX_DEFAULT, sigbuf + at, payload, from, pe);
+            shmemt_proxy_put_signal(proxy, SHMEM_CTX_DEFAULT, sigbuf + at + from, payload + from,
+                                    len - from, &sig[me], 1, SHMEMI_PROXY_AMO_OP_ADD, pe);
         }
         shmemt_proxy_quiet(proxy, SHMEM_CTX_DEFAULT);
     } else {
