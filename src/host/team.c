@@ -131,7 +131,7 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
 /* ---- pushes to PEs on other nodes ----------------------------------------------------------- */
 
 /* Eager inboxes, in the internal segment: on the world team's channel and on the active sets',
- * each PE holds SHMEMI_EAGER_SLOTS slots of eager_bytes (8 KiB, less at scale) per sending PE.
+ * each PE holds SHMEMI_EAGER_SLOTS slots of eager_bytes (32 KiB, less at scale) per sending PE.
  * The k-th eager push of PE p to PE q on a lane goes to slot k mod SHMEMI_EAGER_SLOTS of q's inbox
  * for p, and only after q has freed push k - SHMEMI_EAGER_SLOTS. q returns credits in batches:
  * one add of SHMEMI_EAGER_CREDIT_BATCH to credits[lane][q] on p for every that many pushes it
@@ -144,7 +144,10 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
 #define SHMEMI_EAGER_LANES 2
 #define SHMEMI_EAGER_SLOTS 8
 #define SHMEMI_EAGER_CREDIT_BATCH 4
-#define SHMEMI_EAGER_MAX_BYTES 8192
+/* Over UCX on TCP a one-way message costs about the same up to 32 KiB, and a pull of the same
+ * bytes two more trips (bench/README.md, "Pushes of up to 32 KiB"). Untouched pages of the
+ * inboxes (slots never filled that far) cost no memory. */
+#define SHMEMI_EAGER_MAX_BYTES 32768
 /* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
 #define SHMEMI_EAGER_TOTAL_BYTES ((size_t)16 << 20)
 static char *inbox;

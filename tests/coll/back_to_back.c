@@ -5,8 +5,8 @@
  * into its inbox: docs/collectives.md) must never overwrite what that member has not consumed
  * yet: an inbox slot not yet copied out, or the previous result in dest, which its owner is still
  * checking. Random data per iteration and member, so a result overwritten by a later
- * collective's data fails the check. Sizes on both sides of the push limit and of the
- * broadcast's chunk. */
+ * collective's data fails the check. Sizes on both sides of the push limit (an inbox slot) and of
+ * the broadcast's chunk. */
 #include <string.h>
 #include <unistd.h>
 
@@ -15,6 +15,9 @@
 #define ITERATIONS 600
 #define SMALL 64
 #define LARGE (80 * 1024)
+/* Across nodes: pushed (an inbox slot holds 32 KiB, less from 33 PEs on), the largest pushed
+ * one, just past it (pulled in one chunk), and pulled in chunks. */
+static const size_t lens[] = {SMALL, 20000, 32 * 1024, 32 * 1024 + 8, LARGE};
 #define MAX_PES 16
 /* The longest reduction: larger than an inbox slot. */
 #define LONGS (20 * 1024)
@@ -57,7 +60,7 @@ int main(void) {
     for (int it = 0; it < ITERATIONS; it++) {
         /* Runs of one kind and root, so that a fast root can run ahead. */
         int kind = (int)(ct_rand(7, (uint64_t)it / 4, 0) % 7), root = (it / 16) % n;
-        size_t len = kind % 2 == 0 ? SMALL : LARGE;
+        size_t len = lens[ct_rand(9, (uint64_t)it / 4, 1) % (sizeof(lens) / sizeof(lens[0]))];
         pause_randomly(me, it, 0);
         switch (kind) {
         case 0:
@@ -88,7 +91,8 @@ int main(void) {
                 expect(dst + (size_t)j * len, len, j, it, "fcollectmem");
             break;
         default: {
-            int count = it % 8 < 4 ? SMALL : LONGS;
+            /* Pushed between nodes in recursive doubling (24000 bytes), and pulled. */
+            int counts[] = {SMALL, 3000, LONGS}, count = counts[it % 12 / 4];
             for (int i = 0; i < count; i++)
                 lsrc[i] = (long)(ct_rand((uint64_t)me, (uint64_t)it, (uint64_t)i) % 1000);
             shmem_long_sum_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, (size_t)count);
