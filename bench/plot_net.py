@@ -5,7 +5,7 @@
 Usage: bench/plot_net.py [RESULT.json ...] [--outdir DIR] [--markdown]
 Without files it takes the newest bench/results/*-net-compare.json (older runs: *-net-ucx-tcp.json)
 and *-net-scale.json. For a comparison F.json it writes F.png: latency and bandwidth against size,
-libshmem solid, OSHMEM dashed, ucx_perftest dotted. For a scale file it writes F.png: shmem_init time, memory and bytes
+libshmem solid, the base revision (--libs base) dash-dotted, OSHMEM dashed, ucx_perftest dotted. For a scale file it writes F.png: shmem_init time, memory and bytes
 per PE against the number of PEs. Needs matplotlib (Debian: python3-matplotlib); --markdown prints
 the tables as Markdown instead and needs nothing.
 """
@@ -20,8 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from plot import load_matplotlib  # noqa: E402
 
-STYLE = {"ours": "-", "oshmem": "--", "perftest": ":"}
-NAME = {"ours": "libshmem", "oshmem": "OSHMEM", "perftest": "ucx_perftest"}
+STYLE = {"ours": "-", "base": "-.", "oshmem": "--", "perftest": ":"}
+NAME = {"ours": "libshmem", "base": "libshmem base", "oshmem": "OSHMEM", "perftest": "ucx_perftest"}
 
 
 def newest(pattern):
@@ -76,8 +76,9 @@ def scale_markdown(doc):
 
 
 def plot_compare(plt, doc, out):
-    fig, axes = plt.subplots(1, 2, figsize=(14, 5.5))
-    for ax, unit in zip(axes, ("us", "GB/s")):
+    units = [u for u in ("us", "GB/s") if any(e.get("unit") == u for e in doc["results"])]
+    fig, axes = plt.subplots(1, len(units), figsize=(7 * len(units), 5.5), squeeze=False)
+    for ax, unit in zip(axes[0], units):
         keys = []
         for e in doc["results"]:
             k = (e["bench"], e["op"], e["mode"])
@@ -86,7 +87,7 @@ def plot_compare(plt, doc, out):
                 keys.append(k)
         for i, k in enumerate(keys):
             rows = [e for e in doc["results"] if (e["bench"], e["op"], e["mode"]) == k]
-            for lib in ("ours", "oshmem", "perftest"):
+            for lib in ("ours", "base", "oshmem", "perftest"):
                 pts = [(e["size"], value(e, lib)) for e in rows if value(e, lib)]
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], STYLE[lib], marker="o",
