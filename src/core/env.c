@@ -147,6 +147,27 @@ const char *shmemi_env_get(const char *name) {
     return NULL;
 }
 
+const char *const shmemi_env_agreed[SHMEMI_ENV_N_AGREED] = {
+    "SHMEM_BCAST_ALGORITHM",  "SHMEM_BCAST_CHUNK_SIZE",  "SHMEM_COLLECT_ALGORITHM",
+    "SHMEM_REDUCE_ALGORITHM", "SHMEM_REDUCE_LARGE_SIZE", "SHMEM_COLL_HIERARCHY",
+    "SHMEM_SCAN_ALGORITHM",
+};
+
+void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]) {
+    for (int i = 0; i < SHMEMI_ENV_N_AGREED; i++) {
+        const char *value = shmemi_env_get(shmemi_env_agreed[i]);
+        size_t size;
+        if (value != NULL && shmemi_env_parse_size(value, &size) == SHMEMI_OK) {
+            words[i] = size;
+            continue;
+        }
+        uint64_t h = 1469598103934665603u; /* FNV-1a */
+        for (const char *c = value ? value : ""; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211u;
+        words[i] = h;
+    }
+}
+
 unsigned long long shmemi_env_count(const char *name) {
     return strtoull(shmemi_env_get(name), NULL, 10);
 }

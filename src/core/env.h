@@ -5,6 +5,7 @@
 #define SHMEMI_ENV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "shmemi.h"
 
@@ -47,6 +48,15 @@ int shmemi_env_find_invalid(const char **why_p);
 /* For the first n characters of name (a variable's name, as in "NAME=value"): NULL when the table
  * knows it, else the known name at the least edit distance (the likely intended spelling). */
 const char *shmemi_env_closest(const char *name, size_t n);
+
+/* The variables every PE of a job must set alike: the collective algorithms and their sizes (PEs
+ * that disagree would run different algorithms against each other and hang or mix up data).
+ * shmem_init compares them across PEs and ends the job naming the first that differs. */
+#define SHMEMI_ENV_N_AGREED 7
+extern const char *const shmemi_env_agreed[SHMEMI_ENV_N_AGREED];
+/* One word per agreed variable, the value this PE uses: a size as its number of bytes (so that 64K
+ * and 65536 agree), any other value as a hash of its text. */
+void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]);
 
 /* Variables that shmemrun sets for each PE: the rendezvous socket, the job secret, the PE number
  * and the number of PEs. */

@@ -14,9 +14,15 @@ int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "before_init") == 0)
         return shmem_my_pe();
-    if (strcmp(mode, "heap_size_mismatch") == 0 && getenv("SHMEM_JOB_PE") &&
-        atoi(getenv("SHMEM_JOB_PE")) == 1)
+    int pe1 = getenv("SHMEM_JOB_PE") && atoi(getenv("SHMEM_JOB_PE")) == 1;
+    if (strcmp(mode, "heap_size_mismatch") == 0 && pe1)
         setenv("SHMEM_SYMMETRIC_SIZE", "64M", 1);
+    /* PE 1 alone sets a collective setting: to another value, or to the default (64K) written
+     * otherwise, which must pass. */
+    if (strcmp(mode, "coll_setting_mismatch") == 0 && pe1)
+        setenv("SHMEM_BCAST_CHUNK_SIZE", "8K", 1);
+    if (strcmp(mode, "coll_setting_same") == 0 && pe1)
+        setenv("SHMEM_BCAST_CHUNK_SIZE", "65536", 1);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (strcmp(mode, "ptr_bad_pe") == 0 && me == n - 1)
