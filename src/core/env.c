@@ -137,34 +137,41 @@ const shmemi_env_var_t shmemi_env_vars[] = {
 };
 const size_t shmemi_env_n_vars = sizeof(shmemi_env_vars) / sizeof(shmemi_env_vars[0]);
 
+/* The table's entry for name, or NULL. */
+static const shmemi_env_var_t *find_var(const char *name) {
+    for (size_t i = 0; i < shmemi_env_n_vars; i++)
+        if (strcmp(shmemi_env_vars[i].name, name) == 0)
+            return &shmemi_env_vars[i];
+    return NULL;
+}
+
 const char *shmemi_env_get(const char *name) {
     const char *value = getenv(name);
     if (value && value[0])
         return value;
-    for (size_t i = 0; i < shmemi_env_n_vars; i++)
-        if (strcmp(shmemi_env_vars[i].name, name) == 0)
-            return shmemi_env_vars[i].default_value;
-    return NULL;
+    const shmemi_env_var_t *v = find_var(name);
+    return v ? v->default_value : NULL;
 }
 
-const char *const shmemi_env_agreed[SHMEMI_ENV_N_AGREED] = {
+static const char *const agreed_names[] = {
     "SHMEM_BCAST_ALGORITHM",  "SHMEM_BCAST_CHUNK_SIZE",  "SHMEM_COLLECT_ALGORITHM",
     "SHMEM_REDUCE_ALGORITHM", "SHMEM_REDUCE_LARGE_SIZE", "SHMEM_COLL_HIERARCHY",
     "SHMEM_SCAN_ALGORITHM",
 };
+_Static_assert(sizeof(agreed_names) / sizeof(agreed_names[0]) == SHMEMI_ENV_N_AGREED,
+               "SHMEMI_ENV_N_AGREED (env.h) counts the agreed variables");
+const char *const *const shmemi_env_agreed = agreed_names;
 
 void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]) {
     for (int i = 0; i < SHMEMI_ENV_N_AGREED; i++) {
+        const shmemi_env_var_t *v = find_var(shmemi_env_agreed[i]);
         const char *value = shmemi_env_get(shmemi_env_agreed[i]);
         size_t size;
-        if (value != NULL && shmemi_env_parse_size(value, &size) == SHMEMI_OK) {
+        /* shmem_init has checked every set value against its kind (shmemi_env_find_invalid). */
+        if (v && v->kind == SHMEMI_ENV_SIZE && shmemi_env_parse_size(value, &size) == SHMEMI_OK)
             words[i] = size;
-            continue;
-        }
-        uint64_t h = 1469598103934665603u; /* FNV-1a */
-        for (const char *c = value ? value : ""; *c; c++)
-            h = (h ^ (unsigned char)*c) * 1099511628211u;
-        words[i] = h;
+        else
+            words[i] = value ? shmemi_fnv1a(value, strlen(value)) : 0;
     }
 }
 

@@ -53,7 +53,7 @@ const char *shmemi_env_closest(const char *name, size_t n);
  * that disagree would run different algorithms against each other and hang or mix up data).
  * shmem_init compares them across PEs and ends the job naming the first that differs. */
 #define SHMEMI_ENV_N_AGREED 7
-extern const char *const shmemi_env_agreed[SHMEMI_ENV_N_AGREED];
+extern const char *const *const shmemi_env_agreed;
 /* One word per agreed variable, the value this PE uses: a size as its number of bytes (so that 64K
  * and 65536 agree), any other value as a hash of its text. */
 void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]);

@@ -229,6 +229,16 @@ void shmemi_module_register(const shmemi_module_t *module);
  * junk or overflow. */
 shmemi_status_t shmemi_env_parse_size(const char *text, size_t *size_p);
 
+/* FNV-1a, 64 bits, of the len bytes at p: the same on every PE for the same bytes (a routine's
+ * name, a setting's text, a blob's check sum). */
+static inline uint64_t shmemi_fnv1a(const void *p, size_t len) {
+    const unsigned char *b = (const unsigned char *)p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
 /* ---- symmetric heap (src/core/heap.c) ------------------------------------------------------ */
 
 /* Deterministic allocator over segment 0. Collective callers get the same offsets everywhere.

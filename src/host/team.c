@@ -423,19 +423,12 @@ void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
     }
 }
 
-/* FNV-1a of the routine's name: the same on every PE, unlike the string's address. */
-static uint64_t routine_hash(const char *call) {
-    uint64_t op = 0xcbf29ce484222325ull;
-    for (const char *c = call; *c != '\0'; c++)
-        op = (op ^ (unsigned char)*c) * 0x100000001b3ull;
-    return op;
-}
-
 void shmemi_coll_agree(const char *call, shmemi_team_state_t *t, const int64_t args[3],
                        const char *const names[3]) {
     if (!shmemi_state.debug || t->size == 1)
         return;
-    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)routine_hash(call), args[0], args[1], args[2]};
+    int64_t in[SHMEMI_EXCHANGE_WORDS] = {(int64_t)shmemi_fnv1a(call, strlen(call)), args[0],
+                                         args[1], args[2]};
     int64_t *all = malloc((size_t)t->size * SHMEMI_EXCHANGE_WORDS * sizeof(int64_t));
     if (all == NULL)
         shmemi_fatal(call, "out of memory checking arguments of %d PEs", t->size);

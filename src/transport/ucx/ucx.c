@@ -128,20 +128,12 @@ static int ucx_can_reach(int pe) {
     return ucx.peer_address && pe >= 0 && pe < ucx_host->n_pes && ucx.peer_address[pe] != NULL;
 }
 
-/* FNV-1a, 64 bits: enough to tell a damaged blob from an intact one. */
-static uint64_t frame_sum(const unsigned char *p, size_t len) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* A new blob: a frame of kind magic around the len bytes at payload; NULL when out of memory. */
 static void *frame_make(uint32_t magic, const void *payload, size_t len, size_t *blob_len_p) {
     unsigned char *blob = malloc(sizeof(ucx_frame_t) + len);
     if (!blob)
         return NULL;
-    ucx_frame_t f = {.magic = magic, .len = (uint32_t)len, .sum = frame_sum(payload, len)};
+    ucx_frame_t f = {.magic = magic, .len = (uint32_t)len, .sum = shmemi_fnv1a(payload, len)};
     memcpy(blob, &f, sizeof(f));
     memcpy(blob + sizeof(f), payload, len);
     *blob_len_p = sizeof(f) + len;
@@ -161,7 +153,7 @@ int ucx_frame_check(const void *blob, size_t len, uint32_t magic, const void **p
         *why_p = "not a blob of this kind from libshmem's UCX transport";
     else if (f.len != len - sizeof(f))
         *why_p = "its length is not the one its frame gives";
-    else if (f.sum != frame_sum(payload, f.len))
+    else if (f.sum != shmemi_fnv1a(payload, f.len))
         *why_p = "its contents do not match their checksum";
     else {
         *payload_p = payload;
