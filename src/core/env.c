@@ -166,13 +166,26 @@ void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]) {
     for (int i = 0; i < SHMEMI_ENV_N_AGREED; i++) {
         const shmemi_env_var_t *v = find_var(shmemi_env_agreed[i]);
         const char *value = shmemi_env_get(shmemi_env_agreed[i]);
-        size_t size;
-        /* shmem_init has checked every set value against its kind (shmemi_env_find_invalid). */
-        if (v && v->kind == SHMEMI_ENV_SIZE && shmemi_env_parse_size(value, &size) == SHMEMI_OK)
-            words[i] = size;
+        if (v && v->kind == SHMEMI_ENV_SIZE)
+            words[i] = shmemi_env_size(shmemi_env_agreed[i]);
         else
             words[i] = value ? shmemi_fnv1a(value, strlen(value)) : 0;
     }
+}
+
+int shmemi_env_choice(const char *name) {
+    const shmemi_env_var_t *v = find_var(name);
+    const char *value = shmemi_env_get(name);
+    for (int i = 0; v && v->choices && v->choices[i]; i++)
+        if (strcmp(value, v->choices[i]) == 0)
+            return i;
+    return 0;
+}
+
+size_t shmemi_env_size(const char *name) {
+    size_t size = 0;
+    shmemi_env_parse_size(shmemi_env_get(name), &size);
+    return size;
 }
 
 unsigned long long shmemi_env_count(const char *name) {

@@ -37,6 +37,11 @@ const char *shmemi_env_get(const char *name);
 /* The value of a SHMEMI_ENV_COUNT variable, or its default: shmem_init has checked it
  * (shmemi_env_find_invalid) before any module reads it. */
 unsigned long long shmemi_env_count(const char *name);
+/* The index in the table's choices of a SHMEMI_ENV_CHOICE variable's value, or of its default; the
+ * bytes of a SHMEMI_ENV_SIZE variable's value, or of its default. shmem_init has checked both
+ * (shmemi_env_find_invalid) before any module reads them. */
+int shmemi_env_choice(const char *name);
+size_t shmemi_env_size(const char *name);
 /* 1 when name is set to a true value (1, y, yes, on, true), 0 when false or unset; -1 on junk. */
 int shmemi_env_bool(const char *name);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Teams and the machinery every collective shares: the token channels, the dissemination barrier,
  * the small all-gather used for argument checks, and the set-up at shmem_init. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +10,7 @@
 #include "host/ctx_internal.h"
 #include "host/relax.h"
 #include "host/rma_internal.h"
+#include "core/env.h"
 #include "core/watch.h"
 
 shmemi_team_state_t shmemi_teams[SHMEMI_TEAM_SLOTS];
@@ -734,44 +734,18 @@ void shmem_team_destroy(shmem_team_t team) {
 
 /* ---- set-up --------------------------------------------------------------------------------- */
 
-static int env_choice(const char *name, const char *const *choices, int n_choices, int fallback) {
-    const char *v = getenv(name);
-    if (v == NULL || *v == '\0')
-        return fallback;
-    for (int i = 0; i < n_choices; i++)
-        if (strcmp(v, choices[i]) == 0)
-            return i;
-    char valid[128] = "";
-    for (int i = 0; i < n_choices; i++)
-        snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s", i ? ", " : "",
-                 choices[i]);
-    shmemi_fatal("shmem_init", "%s=%s is not a known algorithm; valid values: %s", name, v, valid);
-}
-
-static size_t env_size(const char *name, size_t fallback) {
-    const char *v = getenv(name);
-    size_t size;
-    if (v == NULL || *v == '\0')
-        return fallback;
-    if (shmemi_env_parse_size(v, &size) != SHMEMI_OK || size == 0)
-        shmemi_fatal("shmem_init", "%s=%s is not a positive size", name, v);
-    return size;
-}
-
+/* The collective settings, checked by shmem_init against the env table (core/env.c) and compared
+ * across PEs there: each enum lists its variable's choices in the table's order. */
 static void coll_read_env(void) {
-    static const char *const bcast[] = {"binomial", "linear"};
-    static const char *const collect[] = {"auto", "linear", "ring", "recursive_doubling"};
-    static const char *const reduce[] = {"auto", "linear", "recursive_doubling", "rabenseifner"};
-    shmemi_coll_config.bcast = env_choice("SHMEM_BCAST_ALGORITHM", bcast, 2, 0);
-    shmemi_coll_config.collect = env_choice("SHMEM_COLLECT_ALGORITHM", collect, 4, 0);
-    shmemi_coll_config.reduce = env_choice("SHMEM_REDUCE_ALGORITHM", reduce, 4, 0);
-    shmemi_coll_config.reduce_large_bytes = env_size("SHMEM_REDUCE_LARGE_SIZE", 64 * 1024);
-    shmemi_coll_config.bcast_chunk_bytes = env_size("SHMEM_BCAST_CHUNK_SIZE", 64 * 1024);
-    static const char *const hierarchy[] = {"off", "auto"};
-    shmemi_coll_config.hierarchy = env_choice("SHMEM_COLL_HIERARCHY", hierarchy, 2, 1);
-    static const char *const scan[] = {"linear", "recursive_doubling"};
-    shmemi_scan_algorithm = (shmemi_scan_algorithm_t)env_choice("SHMEM_SCAN_ALGORITHM", scan, 2,
-                                                                SHMEMI_SCAN_RECURSIVE_DOUBLING);
+    shmemi_coll_config.bcast = (shmemi_bcast_algorithm_t)shmemi_env_choice("SHMEM_BCAST_ALGORITHM");
+    shmemi_coll_config.collect =
+        (shmemi_collect_algorithm_t)shmemi_env_choice("SHMEM_COLLECT_ALGORITHM");
+    shmemi_coll_config.reduce =
+        (shmemi_reduce_algorithm_t)shmemi_env_choice("SHMEM_REDUCE_ALGORITHM");
+    shmemi_coll_config.reduce_large_bytes = shmemi_env_size("SHMEM_REDUCE_LARGE_SIZE");
+    shmemi_coll_config.bcast_chunk_bytes = shmemi_env_size("SHMEM_BCAST_CHUNK_SIZE");
+    shmemi_coll_config.hierarchy = strcmp(shmemi_env_get("SHMEM_COLL_HIERARCHY"), "auto") == 0;
+    shmemi_scan_algorithm = (shmemi_scan_algorithm_t)shmemi_env_choice("SHMEM_SCAN_ALGORITHM");
 }
 
 static shmemi_status_t coll_init(void) {
