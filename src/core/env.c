@@ -90,7 +90,7 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      SHMEMI_ENV_TEXT, NULL},
     {"SHMEM_DISABLE_P2P", "0",
      "1: peers on this node are reached through the network transport too, not by load/store "
-     "(for testing the network path on one node).",
+     "(for testing the network path on one node). Every PE must use the same value.",
      SHMEMI_ENV_SWITCH, NULL},
     {"SHMEM_NET_DELIVER", "0",
      "1: the network delivers every segment (operations travel as messages that the target "

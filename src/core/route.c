@@ -30,6 +30,15 @@ static int net_registered[SHMEMI_MAX_SEGMENTS];
 
 #define NODE_NAME_SIZE 72
 
+/* What every PE tells the others first: its node's name, and whether it maps its node's peers
+ * (SHMEM_DISABLE_P2P). The second decides what the rest of shmem_init exchanges and how
+ * collectives move data, so PEs that disagree on it could only hang or mix up data later: it is
+ * compared here, before anything depends on it. */
+typedef struct {
+    char name[NODE_NAME_SIZE];
+    uint64_t p2p;
+} node_record_t;
+
 static void node_name(char name[NODE_NAME_SIZE]) {
     memset(name, 0, NODE_NAME_SIZE);
     const char *set = getenv("SHMEM_NODE_NAME");
@@ -41,24 +50,29 @@ static void node_name(char name[NODE_NAME_SIZE]) {
 
 void shmemi_route_nodes(const char *call) {
     int me = shmemi_state.my_pe, n = shmemi_state.n_pes;
-    char(*names)[NODE_NAME_SIZE] = calloc((size_t)n, NODE_NAME_SIZE);
+    node_record_t *records = calloc((size_t)n, sizeof(*records));
     shmemi_routes = calloc((size_t)n, sizeof(*shmemi_routes));
     mapped_pes = calloc((size_t)n, sizeof(*mapped_pes));
-    if (!names || !shmemi_routes || !mapped_pes)
+    if (!records || !shmemi_routes || !mapped_pes)
         shmemi_fatal(call, "out of memory for the routes to %d PEs", n);
-    char mine[NODE_NAME_SIZE];
-    node_name(mine);
-    if (shmemi_bootstrap->allgather(mine, names, NODE_NAME_SIZE) != SHMEMI_OK)
-        shmemi_fatal(call, "the bootstrap's exchange of node names failed");
+    /* shmem_init has checked that SHMEM_DISABLE_P2P is a switch (shmemi_env_find_invalid). */
     int disable_p2p = shmemi_env_bool("SHMEM_DISABLE_P2P");
-    if (disable_p2p < 0)
-        shmemi_fatal(call, "SHMEM_DISABLE_P2P='%s' is not 0 or 1", getenv("SHMEM_DISABLE_P2P"));
+    node_record_t mine = {.p2p = (uint64_t)(disable_p2p != 1)};
+    node_name(mine.name);
+    if (shmemi_bootstrap->allgather(&mine, records, sizeof(mine)) != SHMEMI_OK)
+        shmemi_fatal(call, "the bootstrap's exchange of node names failed");
+    for (int pe = 0; pe < n; pe++)
+        if (records[pe].p2p != mine.p2p)
+            shmemi_fatal(call,
+                         "SHMEM_DISABLE_P2P differs between PE %d and this PE (here: '%s'): every "
+                         "PE must use the same value",
+                         pe, shmemi_env_get("SHMEM_DISABLE_P2P"));
     shmemi_route_p2p = disable_p2p != 1;
     shmemi_n_nodes = 0;
     for (int pe = 0; pe < n; pe++) {
         int node = -1;
         for (int q = 0; q < pe && node < 0; q++)
-            if (strcmp(names[q], names[pe]) == 0)
+            if (strcmp(records[q].name, records[pe].name) == 0)
                 node = shmemi_routes[q].node;
         shmemi_routes[pe].node = node < 0 ? shmemi_n_nodes++ : node;
     }
@@ -76,7 +90,7 @@ void shmemi_route_nodes(const char *call) {
     for (int pe = 0; pe < n; pe++)
         shmemi_routes[pe].amo_net = (uint8_t)job_network;
     need_network = job_network;
-    free(names);
+    free(records);
     shmemi_debug_log("routes: %d nodes, this PE on node %d, network %s", shmemi_n_nodes,
                      shmemi_routes[me].node, need_network ? "needed" : "not needed");
 }

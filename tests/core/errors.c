@@ -23,6 +23,12 @@ int main(int argc, char **argv) {
         setenv("SHMEM_BCAST_CHUNK_SIZE", "8K", 1);
     if (strcmp(mode, "coll_setting_same") == 0 && pe1)
         setenv("SHMEM_BCAST_CHUNK_SIZE", "65536", 1);
+    /* The same for SHMEM_DISABLE_P2P, compared in the first exchange of shmem_init ("no" is the
+     * default's value). */
+    if (strcmp(mode, "p2p_setting_mismatch") == 0 && pe1)
+        setenv("SHMEM_DISABLE_P2P", "1", 1);
+    if (strcmp(mode, "p2p_setting_same") == 0 && pe1)
+        setenv("SHMEM_DISABLE_P2P", "no", 1);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (strcmp(mode, "ptr_bad_pe") == 0 && me == n - 1)
