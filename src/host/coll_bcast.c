@@ -97,8 +97,7 @@ static void broadcast_tree(const char *call, const shmemi_team_state_t *t, void 
             size_t first = c, end = n_chunks - c < window ? n_chunks : c + window;
             size_t off = c * chunk, len = (end * chunk < nbytes ? end * chunk : nbytes) - off;
             if (pushed) {
-                memcpy(dest, shmemi_coll_eager_wait(t, parent), len);
-                shmemi_coll_eager_release(t, parent);
+                shmemi_coll_eager_recv(t, parent, dest, len, NULL, 1);
             } else {
                 shmemi_token_wait(t, parent);
                 shmemi_coll_get(call, t, (char *)dest + off, from + off, len, parent);

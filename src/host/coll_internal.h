@@ -125,23 +125,26 @@ static inline int shmemi_coll_staged(const void *dest, const void *source) {
 void shmemi_token_send(const shmemi_team_state_t *t, int index);
 void shmemi_token_wait(const shmemi_team_state_t *t, int index);
 
+/* dest[i] = dest[i] op in[i] for count elements. */
+typedef void (*shmemi_reduce_func_t)(void *inout, const void *in, size_t count);
 /* Pushes to a member on another node (network): the sender puts the data into the receiver's
  * inbox for the sender and a token after it (put-with-signal), so the data crosses the network
  * once, one way, where a pull costs the receiver a round trip. At most shmemi_coll_eager_limit(t)
- * bytes: flow control keeps the inbox free (eight slots per sender, credits returned four at a
- * time as the receiver frees them), so a push never overruns a receiver that is still in an earlier
- * collective. shmemi_coll_push_eager sends; the receiver reads the data at
- * shmemi_coll_eager_wait's pointer and then calls shmemi_coll_eager_release. Both sides of an
- * edge choose alike: from shmemi_coll_net_member and the size. Larger data is pulled
- * (docs/collectives.md, "Pushes across nodes"). */
+ * bytes, sent as pieces of up to one inbox slot: flow control keeps the inbox free (eight slots
+ * per sender, credits returned four at a time as the receiver frees them), so a push never
+ * overruns a receiver that is still in an earlier collective. shmemi_coll_push_eager sends;
+ * shmemi_coll_eager_recv waits for the pieces, copies them into dest (or, with op, combines them
+ * into dest, elem_size bytes per element) and frees their slots; both sides must give the same
+ * len. Both sides of an edge choose alike: from shmemi_coll_net_member and the size. Larger data
+ * is pulled (docs/collectives.md, "Pushes across nodes"). */
 int shmemi_coll_net_member(const shmemi_team_state_t *t, int index);
 /* Bytes an eager push on t's channel may carry; 0 where the channel has no inboxes (only the
  * world team's and the active sets' have). */
 size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t);
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
                             const void *src, size_t len);
-const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index);
-void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index);
+void shmemi_coll_eager_recv(const shmemi_team_state_t *t, int index, void *dest, size_t len,
+                            shmemi_reduce_func_t op, size_t elem_size);
 
 /* Nonzero when every member of t is on a node of its own (or nothing is mapped), so that every
  * pair of members talks over the network; the same on every member. */
@@ -299,8 +302,6 @@ void shmemi_coll_collect(const char *call, shmemi_team_state_t *t, void *dest, c
 void shmemi_coll_alltoalls(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size);
 
-/* dest[i] = dest[i] op in[i] for count elements. */
-typedef void (*shmemi_reduce_func_t)(void *inout, const void *in, size_t count);
 void shmemi_coll_reduce(const char *call, shmemi_team_state_t *t, void *dest, const void *source,
                         size_t count, size_t elem_size, shmemi_reduce_func_t op);
 

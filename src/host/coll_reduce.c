@@ -56,8 +56,7 @@ static void reduce_recursive_doubling(const reduce_ctx_t *c) {
             /* Push ours into the partner's inbox (complete locally before dest changes), then
              * combine with what it pushed into ours: one one-way crossing each. */
             shmemi_coll_push_eager(c->call, c->t, partner, c->dest, nbytes);
-            c->op(c->dest, shmemi_coll_eager_wait(c->t, partner), c->count);
-            shmemi_coll_eager_release(c->t, partner);
+            shmemi_coll_eager_recv(c->t, partner, c->dest, nbytes, c->op, c->elem_size);
             continue;
         }
         if (tmp == NULL && (tmp = malloc(nbytes)) == NULL)

@@ -148,6 +148,11 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
  * bytes two more trips (bench/README.md, "Pushes of up to 32 KiB"). Untouched pages of the
  * inboxes (slots never filled that far) cost no memory. */
 #define SHMEMI_EAGER_MAX_BYTES 32768
+/* A push of more than one slot goes as pieces of a slot each, in consecutive slots, each with its
+ * token and its credit like a push of its own: up to this many. Over UCX on TCP two one-way
+ * messages of 32 KiB cost less than a pull's token, get and token back (bench/README.md,
+ * "Pushes of two slots"). */
+#define SHMEMI_EAGER_PIECES 2
 /* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
 #define SHMEMI_EAGER_TOTAL_BYTES ((size_t)16 << 20)
 static char *inbox;
@@ -175,7 +180,12 @@ int shmemi_coll_net_member(const shmemi_team_state_t *t, int index) {
 }
 
 size_t shmemi_coll_eager_limit(const shmemi_team_state_t *t) {
-    return eager_lane(t->channel) < 0 ? 0 : eager_bytes;
+    return eager_lane(t->channel) < 0 ? 0 : SHMEMI_EAGER_PIECES * eager_bytes;
+}
+
+/* The bytes of the piece of a push of len bytes that starts at off: a slot's, or what is left. */
+static size_t eager_piece(size_t len, size_t off) {
+    return len - off < eager_bytes ? len - off : eager_bytes;
 }
 
 /* len bytes of src into pe's copy of symmetric addr (its inbox), then one token on channel (after
@@ -191,21 +201,28 @@ static void net_put_token(const char *call, int channel, int pe, const void *add
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
                             const void *src, size_t len) {
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
-    size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe;
-    uint64_t k = eager_sent[at]++;
-    if (k >= SHMEMI_EAGER_SLOTS)
-        counter_wait(&credits[at], k - SHMEMI_EAGER_SLOTS + 1, pe);
-    net_put_token(call, t->channel, pe, inbox_slot(lane, shmemi_state.my_pe, k), src, len);
+    size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe, off = 0;
+    do {
+        uint64_t k = eager_sent[at]++;
+        if (k >= SHMEMI_EAGER_SLOTS)
+            counter_wait(&credits[at], k - SHMEMI_EAGER_SLOTS + 1, pe);
+        size_t piece = eager_piece(len, off);
+        net_put_token(call, t->channel, pe, inbox_slot(lane, shmemi_state.my_pe, k),
+                      (const char *)src + off, piece);
+        off += piece;
+    } while (off < len);
 }
 
-const void *shmemi_coll_eager_wait(const shmemi_team_state_t *t, int index) {
+/* The next piece pushed by member index, once it is there. */
+static const void *eager_wait(const shmemi_team_state_t *t, int index) {
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
     shmemi_token_wait(t, index);
     return inbox_slot(lane, pe,
                       eager_freed[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe]);
 }
 
-void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
+/* Frees the slot of the piece eager_wait returned. */
+static void eager_release(const shmemi_team_state_t *t, int index) {
     static const char call[] = "shmem collective";
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
     size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
@@ -213,6 +230,21 @@ void shmemi_coll_eager_release(const shmemi_team_state_t *t, int index) {
         return;
     /* The copies out of the batch's slots are complete (plain loads before net_signal's fence). */
     net_signal(call, pe, NULL, NULL, 0, &credits[(size_t)lane * n + me], SHMEMI_EAGER_CREDIT_BATCH);
+}
+
+void shmemi_coll_eager_recv(const shmemi_team_state_t *t, int index, void *dest, size_t len,
+                            shmemi_reduce_func_t op, size_t elem_size) {
+    size_t off = 0;
+    do {
+        size_t piece = eager_piece(len, off);
+        /* A slot holds a multiple of 64 bytes, so a piece holds whole elements. */
+        if (op)
+            op((char *)dest + off, eager_wait(t, index), piece / elem_size);
+        else
+            memcpy((char *)dest + off, eager_wait(t, index), piece);
+        eager_release(t, index);
+        off += piece;
+    } while (off < len);
 }
 
 static void barrier_flat(const shmemi_team_state_t *t) {
@@ -270,8 +302,7 @@ void shmemi_coll_push_all(const char *call, const shmemi_team_state_t *t, char *
         int j = (me - s + n) % n;
         if (in[j].len == 0)
             continue;
-        memcpy(dest + in[j].at, shmemi_coll_eager_wait(t, j), in[j].len);
-        shmemi_coll_eager_release(t, j);
+        shmemi_coll_eager_recv(t, j, dest + in[j].at, in[j].len, NULL, 1);
     }
 }
 

@@ -15,9 +15,11 @@
 #define ITERATIONS 600
 #define SMALL 64
 #define LARGE (80 * 1024)
-/* Across nodes: pushed (an inbox slot holds 32 KiB, less from 33 PEs on), the largest pushed
- * one, just past it (pulled in one chunk), and pulled in chunks. */
-static const size_t lens[] = {SMALL, 20000, 32 * 1024, 32 * 1024 + 8, LARGE};
+/* Across nodes: pushed in one piece (an inbox slot holds 32 KiB, less from 33 PEs on), the
+ * largest one-piece push, pushed in two pieces (8 bytes past a slot, 48 KiB, and the largest),
+ * just past that (pulled in one chunk), and pulled in chunks. */
+static const size_t lens[] = {SMALL,     20000,     32 * 1024,     32 * 1024 + 8,
+                              48 * 1024, 64 * 1024, 64 * 1024 + 8, LARGE};
 #define MAX_PES 16
 /* The longest reduction: larger than an inbox slot. */
 #define LONGS (20 * 1024)
@@ -91,8 +93,9 @@ int main(void) {
                 expect(dst + (size_t)j * len, len, j, it, "fcollectmem");
             break;
         default: {
-            /* Pushed between nodes in recursive doubling (24000 bytes), and pulled. */
-            int counts[] = {SMALL, 3000, LONGS}, count = counts[it % 12 / 4];
+            /* Pushed between nodes in recursive doubling (in one piece, 24000 bytes, and in two,
+             * 48000 bytes), and pulled. */
+            int counts[] = {SMALL, 3000, 6000, LONGS}, count = counts[it % 16 / 4];
             for (int i = 0; i < count; i++)
                 lsrc[i] = (long)(ct_rand((uint64_t)me, (uint64_t)it, (uint64_t)i) % 1000);
             shmem_long_sum_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, (size_t)count);
