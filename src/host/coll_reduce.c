@@ -2,7 +2,8 @@
 /* Reductions. Members outside the largest power of two p <= n are folded in first: for the
  * first 2(n - p) members, each even one hands its vector to the odd one after it, which combines
  * and stands for both; at the end it hands the result back. The p remaining members run:
- *   recursive_doubling (default below SHMEM_REDUCE_LARGE_SIZE bytes): log2(p) rounds; in round k
+ *   recursive_doubling (default below SHMEM_REDUCE_LARGE_SIZE bytes, and where every member is on
+ *     a node of its own and the vector fits a push): log2(p) rounds; in round k
  *     each member combines its vector with that of the member 2^k away. Latency-optimal: every
  *     member moves the whole vector log2(p) times.
  *   rabenseifner (default from SHMEM_REDUCE_LARGE_SIZE bytes on): a reduce-scatter by recursive
@@ -136,8 +137,12 @@ static void reduce_run(const char *call, const shmemi_team_state_t *t, void *des
     shmemi_coll_scratch_t scratch = {NULL, 0};
     reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1, &scratch};
     shmemi_reduce_algorithm_t alg = shmemi_coll_config.reduce;
+    /* Where every member is on another node and the vector fits a push, recursive doubling
+     * crosses the network once per round, one way, and Rabenseifner's pulls cost more whatever
+     * SHMEM_REDUCE_LARGE_SIZE says (docs/collectives.md). Every member decides alike. */
     if (alg == SHMEMI_REDUCE_AUTO)
-        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p
+        alg = nbytes >= shmemi_coll_config.reduce_large_bytes && count >= (size_t)p &&
+                      !(nbytes <= shmemi_coll_eager_limit(t) && shmemi_coll_all_net(t))
                   ? SHMEMI_REDUCE_RABENSEIFNER
                   : SHMEMI_REDUCE_RECURSIVE_DOUBLING;
     if (alg == SHMEMI_REDUCE_LINEAR) {

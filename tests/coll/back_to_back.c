@@ -94,8 +94,9 @@ int main(void) {
             break;
         default: {
             /* Pushed between nodes in recursive doubling (in one piece, 24000 bytes, and in two,
-             * 48000 bytes), and pulled. */
-            int counts[] = {SMALL, 3000, 6000, LONGS}, count = counts[it % 16 / 4];
+             * 48000 and 65536 bytes, the latter recursive doubling only where every PE is on a
+             * node of its own), and pulled. */
+            int counts[] = {SMALL, 3000, 6000, 8192, LONGS}, count = counts[it % 20 / 4];
             for (int i = 0; i < count; i++)
                 lsrc[i] = (long)(ct_rand((uint64_t)me, (uint64_t)it, (uint64_t)i) % 1000);
             shmem_long_sum_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, (size_t)count);
