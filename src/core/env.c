@@ -59,7 +59,7 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      reduce_choices},
     {"SHMEM_REDUCE_LARGE_SIZE", "64K",
      "With auto: reductions of at least this many bytes use Rabenseifner, smaller ones "
-     "recursive doubling.",
+     "recursive doubling (and so do those of up to 64K among PEs each on a node of its own).",
      SHMEMI_ENV_SIZE, NULL},
     {"SHMEM_COLL_HIERARCHY", "auto",
      "auto: barriers, broadcasts and reductions of teams that span nodes work by load/store "
