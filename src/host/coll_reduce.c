@@ -6,10 +6,9 @@
  *     a node of its own and the vector fits a push): log2(p) rounds; in round k
  *     each member combines its vector with that of the member 2^k away. Latency-optimal: every
  *     member moves the whole vector log2(p) times.
- *   rabenseifner (default from SHMEM_REDUCE_LARGE_SIZE bytes on): a reduce-scatter by recursive
- *     halving (round k combines half as much as round k - 1, ending with every member owning one
- *     fully reduced block of count / p elements) and an all-gather of those blocks by recursive
- *     doubling. Each member moves about 2 x count elements in all, whatever p, so it wins for
+ *   rabenseifner (default otherwise): a reduce-scatter by recursive halving (round k combines
+ *     half as much as round k - 1, ending with every member owning one fully reduced block of
+ *     count / p elements) and an all-gather of those blocks by recursive doubling. Each member moves about 2 x count elements in all, whatever p, so it wins for
  *     large vectors.
  *   linear: a barrier, every member combines all sources in team order, a barrier.
  * Data is pulled from the partner's dest after a token says it is ready, except that in
@@ -137,7 +136,7 @@ static void reduce_run(const char *call, const shmemi_team_state_t *t, void *des
     shmemi_coll_scratch_t scratch = {NULL, 0};
     reduce_ctx_t c = {call, t, dest, count, elem_size, op, p, n - p, -1, &scratch};
     shmemi_reduce_algorithm_t alg = shmemi_coll_config.reduce;
-    /* Where every member is on another node and the vector fits a push, recursive doubling
+    /* Where every member is on a node of its own and the vector fits a push, recursive doubling
      * crosses the network once per round, one way, and Rabenseifner's pulls cost more whatever
      * SHMEM_REDUCE_LARGE_SIZE says (docs/collectives.md). Every member decides alike. */
     if (alg == SHMEMI_REDUCE_AUTO)

@@ -86,6 +86,21 @@ TEST(EnvTable, DefaultsApply) {
     }
 }
 
+TEST(EnvTable, ChoicesAndSizesWithDefaults) {
+    unsetenv("SHMEM_REDUCE_ALGORITHM");
+    EXPECT_EQ(shmemi_env_choice("SHMEM_REDUCE_ALGORITHM"), 0); // auto
+    setenv("SHMEM_REDUCE_ALGORITHM", "rabenseifner", 1);
+    EXPECT_EQ(shmemi_env_choice("SHMEM_REDUCE_ALGORITHM"), 3);
+    unsetenv("SHMEM_REDUCE_ALGORITHM");
+    unsetenv("SHMEM_SCAN_ALGORITHM");
+    EXPECT_EQ(shmemi_env_choice("SHMEM_SCAN_ALGORITHM"), 1); // recursive_doubling
+    unsetenv("SHMEM_BCAST_CHUNK_SIZE");
+    EXPECT_EQ(shmemi_env_size("SHMEM_BCAST_CHUNK_SIZE"), size_t(64) << 10);
+    setenv("SHMEM_BCAST_CHUNK_SIZE", "8K", 1);
+    EXPECT_EQ(shmemi_env_size("SHMEM_BCAST_CHUNK_SIZE"), size_t(8) << 10);
+    unsetenv("SHMEM_BCAST_CHUNK_SIZE");
+}
+
 TEST(EnvClosest, Misspellings) {
     const char *typo = "SHMEM_SYMETRIC_SIZE=1G";
     EXPECT_STREQ(shmemi_env_closest(typo, 19), "SHMEM_SYMMETRIC_SIZE");
