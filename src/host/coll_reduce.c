@@ -8,15 +8,15 @@
  *     member moves the whole vector log2(p) times.
  *   rabenseifner (default otherwise): a reduce-scatter by recursive halving (round k combines
  *     half as much as round k - 1, ending with every member owning one fully reduced block of
- *     count / p elements) and an all-gather of those blocks by recursive doubling. Each member moves about 2 x count elements in all, whatever p, so it wins for
- *     large vectors.
+ *     count / p elements) and an all-gather of those blocks by recursive doubling. Each member
+ *     moves about 2 x count elements in all, whatever p, so it wins for large vectors.
  *   linear: a barrier, every member combines all sources in team order, a barrier.
  * Data is pulled from the partner's dest after a token says it is ready, except that in
  * recursive doubling a partner on another node pushes a vector that fits an eager push into this
- * PE's inbox (coll_internal.h); the operations are
- * commutative, and each element is combined in the same order on every member, so every member
- * gets the same bits. A team that spans nodes reduces inside each node, then among one leader
- * per node over the network, then broadcasts inside each node (shmemi_coll_hier). */
+ * PE's inbox (coll_internal.h); the operations are commutative, and each element is combined in
+ * the same order on every member, so every member gets the same bits. A team that spans nodes
+ * reduces inside each node, then among one leader per node over the network, then broadcasts
+ * inside each node (shmemi_coll_hier). */
 #include <stdlib.h>
 #include <string.h>
 
