@@ -77,7 +77,7 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
  * token alone needs no fence: what it announces is this PE's own stores (ordered before the add
  * by the release fence, and read by pe with gets that start after it sees the token) or gets of
  * this PE that are complete (a blocking get, or shmemi_coll_get_wait). Data a collective pushes
- * to pe travels with its own token (the add is applied after the data; net_put_token). sync_all
+ * to pe travels with its own token (the add is applied after the data; net_put_tokens). sync_all
  * does not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
     net_signal("shmem collective", pe, NULL, NULL, 0, word, 1);
@@ -149,9 +149,10 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
  * inboxes (slots never filled that far) cost no memory. */
 #define SHMEMI_EAGER_MAX_BYTES 32768
 /* A push of more than one slot goes as pieces of a slot each, in consecutive slots, each with its
- * token and its credit like a push of its own: up to this many. Over UCX on TCP two one-way
- * messages of 32 KiB cost less than a pull's token, get and token back (bench/README.md,
- * "Pushes of two slots"). */
+ * token and its credit like a push of its own: up to this many. Pieces whose slots lie side by
+ * side (not across the inbox's last slot) travel as one message carrying their tokens. Over UCX
+ * on TCP that costs less than a pull's token, get and token back (bench/README.md, "Pushes of two
+ * slots"). */
 #define SHMEMI_EAGER_PIECES 2
 /* The inboxes take at most this much of the internal segment (fewer bytes per slot at scale). */
 #define SHMEMI_EAGER_TOTAL_BYTES ((size_t)16 << 20)
@@ -188,14 +189,14 @@ static size_t eager_piece(size_t len, size_t off) {
     return len - off < eager_bytes ? len - off : eager_bytes;
 }
 
-/* len bytes of src into pe's copy of symmetric addr (its inbox), then one token on channel (after
+/* len bytes of src into pe's copy of symmetric addr (its inbox), then n tokens on channel (after
  * the data), on the tokens' network context; src may be reused at return. */
-static void net_put_token(const char *call, int channel, int pe, const void *addr, const void *src,
-                          size_t len) {
+static void net_put_tokens(const char *call, int channel, int pe, const void *addr,
+                           const void *src, size_t len, unsigned n) {
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
-    ++tokens_sent[slot + (size_t)pe];
+    tokens_sent[slot + (size_t)pe] += n;
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
-    net_signal(call, pe, addr, src, len, &tokens[slot + me], 1);
+    net_signal(call, pe, addr, src, len, &tokens[slot + me], n);
 }
 
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
@@ -203,13 +204,19 @@ void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int 
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
     size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe, off = 0;
     do {
-        uint64_t k = eager_sent[at]++;
-        if (k >= SHMEMI_EAGER_SLOTS)
-            counter_wait(&credits[at], k - SHMEMI_EAGER_SLOTS + 1, pe);
-        size_t piece = eager_piece(len, off);
-        net_put_token(call, t->channel, pe, inbox_slot(lane, shmemi_state.my_pe, k),
-                      (const char *)src + off, piece);
-        off += piece;
+        /* The pieces left, as far as they lie side by side in the inbox (up to its last slot),
+         * go in one message with one token each: the receiver takes them piece by piece. */
+        uint64_t k = eager_sent[at];
+        size_t left = len - off, pieces = left == 0 ? 1 : (left + eager_bytes - 1) / eager_bytes;
+        size_t room = SHMEMI_EAGER_SLOTS - (size_t)(k % SHMEMI_EAGER_SLOTS);
+        unsigned n = (unsigned)(pieces < room ? pieces : room);
+        size_t bytes = left < n * eager_bytes ? left : n * eager_bytes;
+        if (k + n > SHMEMI_EAGER_SLOTS)
+            counter_wait(&credits[at], k + n - SHMEMI_EAGER_SLOTS, pe);
+        eager_sent[at] = k + n;
+        net_put_tokens(call, t->channel, pe, inbox_slot(lane, shmemi_state.my_pe, k),
+                       (const char *)src + off, bytes, n);
+        off += bytes;
     } while (off < len);
 }
 
