@@ -191,8 +191,8 @@ static size_t eager_piece(size_t len, size_t off) {
 
 /* len bytes of src into pe's copy of symmetric addr (its inbox), then n tokens on channel (after
  * the data), on the tokens' network context; src may be reused at return. */
-static void net_put_tokens(const char *call, int channel, int pe, const void *addr,
-                           const void *src, size_t len, unsigned n) {
+static void net_put_tokens(const char *call, int channel, int pe, const void *addr, const void *src,
+                           size_t len, unsigned n) {
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
     tokens_sent[slot + (size_t)pe] += n;
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
