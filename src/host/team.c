@@ -205,7 +205,10 @@ void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int 
     size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe, off = 0;
     do {
         /* The pieces left, as far as they lie side by side in the inbox (up to its last slot),
-         * go in one message with one token each: the receiver takes them piece by piece. */
+         * go in one message with one token each: the receiver takes them piece by piece. They
+         * fill slots k to k + n - 1, the last only once q has freed piece k + n - 1 - SLOTS,
+         * i.e. reported k + n - SLOTS credits (a receiver that freed all k pieces before has
+         * reported at least k - CREDIT_BATCH + 1 >= k + n - SLOTS of them: no stall). */
         uint64_t k = eager_sent[at];
         size_t left = len - off, pieces = left == 0 ? 1 : (left + eager_bytes - 1) / eager_bytes;
         size_t room = SHMEMI_EAGER_SLOTS - (size_t)(k % SHMEMI_EAGER_SLOTS);
