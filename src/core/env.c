@@ -156,7 +156,7 @@ const char *shmemi_env_get(const char *name) {
 static const char *const agreed_names[] = {
     "SHMEM_BCAST_ALGORITHM",  "SHMEM_BCAST_CHUNK_SIZE",  "SHMEM_COLLECT_ALGORITHM",
     "SHMEM_REDUCE_ALGORITHM", "SHMEM_REDUCE_LARGE_SIZE", "SHMEM_COLL_HIERARCHY",
-    "SHMEM_SCAN_ALGORITHM",
+    "SHMEM_SCAN_ALGORITHM",   "SHMEM_DISABLE_P2P",
 };
 _Static_assert(sizeof(agreed_names) / sizeof(agreed_names[0]) == SHMEMI_ENV_N_AGREED,
                "SHMEMI_ENV_N_AGREED (env.h) counts the agreed variables");
@@ -168,6 +168,8 @@ void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]) {
         const char *value = shmemi_env_get(shmemi_env_agreed[i]);
         if (v && v->kind == SHMEMI_ENV_SIZE)
             words[i] = shmemi_env_size(shmemi_env_agreed[i]);
+        else if (v && v->kind == SHMEMI_ENV_SWITCH)
+            words[i] = (uint64_t)shmemi_env_bool(shmemi_env_agreed[i]);
         else
             words[i] = value ? shmemi_fnv1a(value, strlen(value)) : 0;
     }

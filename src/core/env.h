@@ -55,12 +55,14 @@ int shmemi_env_find_invalid(const char **why_p);
 const char *shmemi_env_closest(const char *name, size_t n);
 
 /* The variables every PE of a job must set alike: the collective algorithms and their sizes (PEs
- * that disagree would run different algorithms against each other and hang or mix up data).
- * shmem_init compares them across PEs and ends the job naming the first that differs. */
-#define SHMEMI_ENV_N_AGREED 7
+ * that disagree would run different algorithms against each other and hang or mix up data), and
+ * SHMEM_DISABLE_P2P (which decides what shmem_init exchanges next). shmem_init compares them in
+ * its first exchange (src/core/route.c) and ends the job naming the first that differs. */
+#define SHMEMI_ENV_N_AGREED 8
 extern const char *const *const shmemi_env_agreed;
 /* One word per agreed variable, the value this PE uses: a size as its number of bytes (so that 64K
- * and 65536 agree), any other value as a hash of its text. */
+ * and 65536 agree), a switch as 0 or 1 (so that no and 0 agree), any other value as a hash of its
+ * text. */
 void shmemi_env_agreed_words(uint64_t words[SHMEMI_ENV_N_AGREED]);
 
 /* Variables that shmemrun sets for each PE: the rendezvous socket, the job secret, the PE number

@@ -36,9 +36,6 @@ typedef struct {
     uint64_t n_segments;
     uint64_t size[SHMEMI_MAX_SEGMENTS];
     unsigned char blob[SHMEMI_MAX_SEGMENTS][SHMEMI_SEGMENT_BLOB_SIZE];
-    /* The settings every PE must share (shmemi_env_agreed), compared here since this exchange
-     * reaches every PE anyway. */
-    uint64_t agreed[SHMEMI_ENV_N_AGREED];
 } segment_record_t;
 
 /* ---- the executable's writable data ------------------------------------------------------- */
@@ -173,11 +170,10 @@ static void setup_segments(const char *call, size_t heap_size) {
                       SHMEMI_INTERNAL_SIZE);
     shmemi_internal_segment = internal;
     mine->n_segments = (uint64_t)ranges.n + 2;
-    shmemi_env_agreed_words(mine->agreed);
 
     shmemi_bootstrap->allgather(mine, all, sizeof(*mine));
 
-    for (int pe = 0; pe < n; pe++) {
+    for (int pe = 0; pe < n; pe++)
         if (all[pe].n_segments != mine->n_segments ||
             memcmp(all[pe].size, mine->size, sizeof(mine->size)) != 0)
             shmemi_fatal(call,
@@ -187,13 +183,6 @@ static void setup_segments(const char *call, size_t heap_size) {
                          pe, (unsigned long long)all[pe].size[0],
                          (unsigned long long)all[pe].n_segments, (unsigned long long)mine->size[0],
                          (unsigned long long)mine->n_segments);
-        for (int i = 0; i < SHMEMI_ENV_N_AGREED; i++)
-            if (all[pe].agreed[i] != mine->agreed[i])
-                shmemi_fatal(call,
-                             "%s differs between PE %d and this PE (here: '%s'): every PE must "
-                             "use the same collective settings",
-                             shmemi_env_agreed[i], pe, shmemi_env_get(shmemi_env_agreed[i]));
-    }
 
     /* Alignments up to the least aligned base are symmetric: the same offset, aligned addresses
      * on every PE. */

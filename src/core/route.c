@@ -30,13 +30,13 @@ static int net_registered[SHMEMI_MAX_SEGMENTS];
 
 #define NODE_NAME_SIZE 72
 
-/* What every PE tells the others first: its node's name, and whether it maps its node's peers
- * (SHMEM_DISABLE_P2P). The second decides what the rest of shmem_init exchanges and how
- * collectives move data, so PEs that disagree on it could only hang or mix up data later: it is
- * compared here, before anything depends on it. */
+/* What every PE tells the others first: its node's name, and the settings every PE must share
+ * (shmemi_env_agreed: SHMEM_DISABLE_P2P decides what the rest of shmem_init exchanges, the
+ * collective settings how collectives move data), compared here before anything depends on them:
+ * PEs that disagree could only hang or mix up data later. */
 typedef struct {
     char name[NODE_NAME_SIZE];
-    uint64_t p2p;
+    uint64_t agreed[SHMEMI_ENV_N_AGREED];
 } node_record_t;
 
 static void node_name(char name[NODE_NAME_SIZE]) {
@@ -55,18 +55,20 @@ void shmemi_route_nodes(const char *call) {
     mapped_pes = calloc((size_t)n, sizeof(*mapped_pes));
     if (!records || !shmemi_routes || !mapped_pes)
         shmemi_fatal(call, "out of memory for the routes to %d PEs", n);
-    /* shmem_init has checked that SHMEM_DISABLE_P2P is a switch (shmemi_env_find_invalid). */
-    int disable_p2p = shmemi_env_bool("SHMEM_DISABLE_P2P");
-    node_record_t mine = {.p2p = (uint64_t)(disable_p2p != 1)};
+    node_record_t mine;
     node_name(mine.name);
+    shmemi_env_agreed_words(mine.agreed);
     if (shmemi_bootstrap->allgather(&mine, records, sizeof(mine)) != SHMEMI_OK)
         shmemi_fatal(call, "the bootstrap's exchange of node names failed");
     for (int pe = 0; pe < n; pe++)
-        if (records[pe].p2p != mine.p2p)
-            shmemi_fatal(call,
-                         "SHMEM_DISABLE_P2P differs between PE %d and this PE (here: '%s'): every "
-                         "PE must use the same value",
-                         pe, shmemi_env_get("SHMEM_DISABLE_P2P"));
+        for (int i = 0; i < SHMEMI_ENV_N_AGREED; i++)
+            if (records[pe].agreed[i] != mine.agreed[i])
+                shmemi_fatal(call,
+                             "%s differs between PE %d and this PE (here: '%s'): every PE must "
+                             "use the same value",
+                             shmemi_env_agreed[i], pe, shmemi_env_get(shmemi_env_agreed[i]));
+    /* shmem_init has checked that SHMEM_DISABLE_P2P is a switch (shmemi_env_find_invalid). */
+    int disable_p2p = shmemi_env_bool("SHMEM_DISABLE_P2P");
     shmemi_route_p2p = disable_p2p != 1;
     shmemi_n_nodes = 0;
     for (int pe = 0; pe < n; pe++) {
