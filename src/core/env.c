@@ -18,6 +18,7 @@ static const char *const reduce_choices[] = {"auto", "linear", "recursive_doubli
 static const char *const bind_choices[] = {"core", "none", NULL};
 static const char *const scan_choices[] = {"linear", "recursive_doubling", NULL};
 static const char *const hierarchy_choices[] = {"auto", "off", NULL};
+static const char *const transport_choices[] = {"ucx", "none", NULL};
 
 const shmemi_env_var_t shmemi_env_vars[] = {
     {"SHMEM_SYMMETRIC_SIZE", "1G",
@@ -85,9 +86,9 @@ const shmemi_env_var_t shmemi_env_vars[] = {
      "every other PE through the host proxy (for testing the path kernels take to other nodes).",
      SHMEMI_ENV_CHOICE, device_path_choices},
     {"SHMEM_TRANSPORTS", "",
-     "Comma-separated network transports that may load (ucx). Unset: every one found. Peers on "
-     "this node use load/store (shm, ipc) whatever this says.",
-     SHMEMI_ENV_TEXT, NULL},
+     "Comma-separated network transports that may load (ucx), or none. Unset: every one found. "
+     "Peers on this node use load/store (shm, ipc) whatever this says.",
+     SHMEMI_ENV_LIST, transport_choices},
     {"SHMEM_DISABLE_P2P", "0",
      "1: peers on this node are reached through the network transport too, not by load/store "
      "(for testing the network path on one node). Every PE must use the same value.",
@@ -257,6 +258,25 @@ static int valid_count(const char *text) {
     return errno == 0 && *end == '\0';
 }
 
+/* Nonzero when word[0..n) is one of v's choices. */
+static int is_choice(const shmemi_env_var_t *v, const char *word, size_t n) {
+    for (const char *const *c = v->choices; *c; c++)
+        if (strlen(*c) == n && strncmp(word, *c, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* what, followed by v's choices. Checked once, at shmem_init, under its lock: one message buffer
+ * suffices. */
+static const char *choices_message(const shmemi_env_var_t *v, const char *what) {
+    static char message[256];
+    size_t used = (size_t)snprintf(message, sizeof(message), "%s", what);
+    for (const char *const *c = v->choices; *c && used < sizeof(message); c++)
+        used += (size_t)snprintf(message + used, sizeof(message) - used, "%s %s",
+                                 c == v->choices ? "" : ",", *c);
+    return message;
+}
+
 int shmemi_env_find_invalid(const char **why_p) {
     for (size_t i = 0; i < shmemi_env_n_vars; i++) {
         const shmemi_env_var_t *v = &shmemi_env_vars[i];
@@ -289,23 +309,26 @@ int shmemi_env_find_invalid(const char **why_p) {
                 return (int)i;
             }
             break;
-        case SHMEMI_ENV_CHOICE: {
-            int found = 0;
-            for (const char *const *c = v->choices; *c && !found; c++)
-                found = strcmp(value, *c) == 0;
-            if (!found) {
-                /* Checked once, at shmem_init, under its lock: one message buffer suffices. */
-                static char message[256];
-                size_t used =
-                    (size_t)snprintf(message, sizeof(message), "not a known value; valid values:");
-                for (const char *const *c = v->choices; *c && used < sizeof(message); c++)
-                    used += (size_t)snprintf(message + used, sizeof(message) - used, "%s %s",
-                                             c == v->choices ? "" : ",", *c);
-                *why_p = message;
+        case SHMEMI_ENV_CHOICE:
+            if (!is_choice(v, value, strlen(value))) {
+                *why_p = choices_message(v, "not a known value; valid values:");
                 return (int)i;
             }
             break;
-        }
+        case SHMEMI_ENV_LIST:
+            for (const char *p = value;; p++) {
+                const char *end = strchr(p, ',');
+                size_t len = end ? (size_t)(end - p) : strlen(p);
+                if (!is_choice(v, p, len)) {
+                    *why_p = choices_message(
+                        v, "not a comma-separated list of known values; valid values:");
+                    return (int)i;
+                }
+                if (!end)
+                    break;
+                p = end;
+            }
+            break;
         }
     }
     return -1;

@@ -18,6 +18,7 @@ typedef enum {
     SHMEMI_ENV_SIZE,   /* a size above 0: digits with an optional K, M, G or T suffix */
     SHMEMI_ENV_COUNT,  /* a non-negative decimal integer */
     SHMEMI_ENV_CHOICE, /* one of the words of choices */
+    SHMEMI_ENV_LIST,   /* words of choices, separated by commas */
 } shmemi_env_kind_t;
 
 typedef struct {
@@ -25,7 +26,7 @@ typedef struct {
     const char *default_value; /* as the user would write it; "" for "unset" */
     const char *description;
     shmemi_env_kind_t kind;
-    const char *const *choices; /* SHMEMI_ENV_CHOICE: the words, NULL-terminated; else NULL */
+    const char *const *choices; /* CHOICE and LIST: the words, NULL-terminated; else NULL */
 } shmemi_env_var_t;
 
 /* Every variable libshmem and its tools read, in the order docs/environment.md lists them. */

@@ -126,6 +126,10 @@ TEST(EnvInvalid, EveryKind) {
         {"SHMEM_SCAN_ALGORITHM", "hillis", "linear"},
         {"SHMEM_LOCAL_RANK", "-1", "3"},
         {"SHMEM_DEVICE_TIMEOUT_MS", "10ms", "10"},
+        {"SHMEM_TRANSPORTS", "ucz", "ucx"},
+        {"SHMEM_TRANSPORTS", "ucx,", "none"},
+        {"SHMEM_TRANSPORTS", "ucx,,ucx", "ucx,ucx"},
+        {"SHMEM_TRANSPORTS", "UCX", "ucx"},
     };
     for (const Case &c : cases) {
         setenv(c.name, c.bad, 1);
