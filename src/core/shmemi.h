@@ -437,14 +437,17 @@ typedef struct shmemi_transport_ops {
                                   int pe);
     /* One-way put-with-signal for the library's own words in host memory (the internal
      * segment): len bytes (0: none) at (segment, offset) of pe, then an add of add to the 8-byte
-     * word at (sig_segment, sig_offset) there, applied after the data. Locally complete at
-     * return. Ordered with no other operation (not even another of its kind) and never completed
-     * by fence or quiet: the receiver learns of it by the word alone, as the collectives' tokens,
-     * pushes and credits do (counters that only grow). Every network transport has it (the
-     * collectives across nodes send their tokens with it); the load/store transports do not. */
+     * word at (sig_segment, sig_offset) there, applied after the data, and an add of add2 (0:
+     * none) to the word at (sig_segment, sig2_offset), so that a token and a credit travel
+     * together. Locally complete at return. Ordered with no other operation (not even another of
+     * its kind) and never completed by fence or quiet: the receiver learns of it by the word alone,
+     * as the collectives' tokens, pushes and credits do (counters that only grow). Every network
+     * transport has it (the collectives across nodes send their tokens with it); the load/store
+     * transports do not. */
     shmemi_status_t (*put_signal_oneway)(shmemi_transport_ctx_t *tctx, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,
-                                         size_t sig_offset, uint64_t add, int pe);
+                                         size_t sig_offset, uint64_t add, size_t sig2_offset,
+                                         uint64_t add2, int pe);
     /* Orders delivery of the context's earlier puts, AMOs and signals to pe before its later
      * ones to pe; pe -1: to every PE. */
     shmemi_status_t (*fence)(shmemi_transport_ctx_t *tctx, int pe);
@@ -504,11 +507,9 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
                                                         size_t len, int sig_segment,
                                                         size_t sig_offset, shmemi_amo_op_t sig_op,
                                                         uint64_t signal, int pe);
-shmemi_status_t shmemi_transport_unsupported_put_signal_oneway(shmemi_transport_ctx_t *tctx,
-                                                               int segment, size_t offset,
-                                                               const void *source, size_t len,
-                                                               int sig_segment, size_t sig_offset,
-                                                               uint64_t add, int pe);
+shmemi_status_t shmemi_transport_unsupported_put_signal_oneway(
+    shmemi_transport_ctx_t *tctx, int segment, size_t offset, const void *source, size_t len,
+    int sig_segment, size_t sig_offset, uint64_t add, size_t sig2_offset, uint64_t add2, int pe);
 shmemi_status_t shmemi_transport_unsupported_fence(shmemi_transport_ctx_t *tctx, int pe);
 shmemi_status_t shmemi_transport_unsupported_pe_quiet(shmemi_transport_ctx_t *tctx, int pe);
 int shmemi_transport_unsupported_test(shmemi_transport_ctx_t *tctx);
@@ -576,7 +577,7 @@ typedef struct shmemi_plugin_host {
     void (*deliver_buffer_free)(void *buffer);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 8
+#define SHMEMI_PLUGIN_ABI 9
 
 /* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
 

@@ -287,13 +287,11 @@ shmemi_status_t shmemi_transport_unsupported_put_signal(shmemi_transport_ctx_t *
     return SHMEMI_ERR_UNSUPPORTED;
 }
 
-shmemi_status_t shmemi_transport_unsupported_put_signal_oneway(shmemi_transport_ctx_t *tctx,
-                                                               int segment, size_t offset,
-                                                               const void *source, size_t len,
-                                                               int sig_segment, size_t sig_offset,
-                                                               uint64_t add, int pe) {
+shmemi_status_t shmemi_transport_unsupported_put_signal_oneway(
+    shmemi_transport_ctx_t *tctx, int segment, size_t offset, const void *source, size_t len,
+    int sig_segment, size_t sig_offset, uint64_t add, size_t sig2_offset, uint64_t add2, int pe) {
     (void)tctx, (void)segment, (void)offset, (void)source, (void)len, (void)sig_segment,
-        (void)sig_offset, (void)add, (void)pe;
+        (void)sig_offset, (void)add, (void)sig2_offset, (void)add2, (void)pe;
     return SHMEMI_ERR_UNSUPPORTED;
 }
 

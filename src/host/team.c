@@ -67,7 +67,7 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
     if (len != 0)
         shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
     shmemi_status_t st = ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len,
-                                                sig_seg, sig_offset, add, pe);
+                                                sig_seg, sig_offset, add, 0, 0, pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
 }

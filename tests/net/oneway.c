@@ -3,7 +3,9 @@
  * the collectives' tokens, pushes and credits): a PE that sees the signal finds the whole
  * payload. Each PE sends its partner on another node (me + n/2) rounds of messages of random
  * sizes (0 to 8 KiB) and random data, each into a region of its own with a signal word of its
- * own; the partner waits for each signal and checks the payload at once, last bytes first. A
+ * own; the partner waits for each signal and checks the payload at once, last bytes first. Every
+ * other message also adds to a second word (a credit riding with a token, as the collectives
+ * send them), whose total the partner checks at the end. A
  * quiet of the tokens' context must not wait for these messages (nobody acknowledges them), and
  * a fence or quiet of the default context between rounds changes nothing. */
 #include <inttypes.h>
@@ -23,7 +25,7 @@
 void *oneway_probe_alloc(size_t size);
 int oneway_probe_net(int pe);
 int oneway_probe_send(int pe, void *dest, const void *src, size_t len, uint64_t *signal,
-                      uint64_t add);
+                      uint64_t add, uint64_t *signal2, uint64_t add2);
 int oneway_probe_quiet(void);
 void oneway_probe_progress(void);
 
@@ -108,9 +110,10 @@ int main(void) {
     unsigned char *region = oneway_probe_alloc((size_t)MESSAGES * MAX_LEN);
     data = region;
     sig = oneway_probe_alloc(MESSAGES * sizeof(uint64_t));
+    uint64_t *second = oneway_probe_alloc(sizeof(uint64_t)), second_want = 0;
     uint64_t *seed = shmem_malloc(sizeof(uint64_t));
     unsigned char *buf = malloc(MAX_LEN);
-    if (region == NULL || sig == NULL || seed == NULL || buf == NULL) {
+    if (region == NULL || sig == NULL || second == NULL || seed == NULL || buf == NULL) {
         fprintf(stderr, "oneway: PE %d: out of memory\n", me);
         shmem_global_exit(1);
     }
@@ -137,7 +140,11 @@ int main(void) {
             size_t len = message_len(s, me, r, k);
             for (size_t i = 0; i < len; i++)
                 buf[i] = message_byte(s, me, r, k, i);
-            int st = oneway_probe_send(partner, region + (size_t)k * MAX_LEN, buf, len, &sig[k], 1);
+            /* The second add: k + 1 on odd messages, none on even ones. */
+            uint64_t add2 = k % 2 ? (uint64_t)k + 1 : 0;
+            second_want += add2;
+            int st = oneway_probe_send(partner, region + (size_t)k * MAX_LEN, buf, len, &sig[k], 1,
+                                       second, add2);
             if (st != 0) {
                 fprintf(stderr, "oneway: PE %d: put_signal_oneway to PE %d failed (status %d)\n",
                         me, partner, st);
@@ -163,6 +170,16 @@ int main(void) {
         shmem_barrier_all();
     }
     pthread_join(checker, NULL);
+    /* The partner sent as much as this PE; its last second add may still be applied after the
+     * signal that the checker saw. */
+    time_t deadline = time(NULL) + 10;
+    while (__atomic_load_n(second, __ATOMIC_ACQUIRE) < second_want && time(NULL) < deadline)
+        oneway_probe_progress();
+    if (__atomic_load_n(second, __ATOMIC_ACQUIRE) != second_want) {
+        fprintf(stderr, "oneway: PE %d: the second word is %" PRIu64 ", not %" PRIu64 "\n", me,
+                *second, second_want);
+        bad++;
+    }
     bad_all = bad;
     long total = shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &bad_sum, &bad_all, 1) == 0 ? bad_sum : -1;
     if (me == 0)

@@ -22,17 +22,22 @@ PROBE_EXPORT int oneway_probe_net(int pe) {
     return shmemi_transport_net != NULL && !shmemi_routes[pe].mapped;
 }
 
-/* len bytes of src into pe's copy of dest, then add to pe's copy of *signal: one one-way message.
- * Returns the transport's status (0: sent). */
+/* len bytes of src into pe's copy of dest, then add to pe's copy of *signal and add2 to its copy
+ * of *signal2 (in the same segment): one one-way message. Returns the transport's status (0:
+ * sent). */
 PROBE_EXPORT int oneway_probe_send(int pe, void *dest, const void *src, size_t len,
-                                   uint64_t *signal, uint64_t add) {
-    int seg, sig_seg;
-    size_t offset, sig_offset;
+                                   uint64_t *signal, uint64_t add, uint64_t *signal2,
+                                   uint64_t add2) {
+    int seg, sig_seg, sig2_seg;
+    size_t offset, sig_offset, sig2_offset;
     const shmemi_transport_ops_t *ops =
         shmemi_route_transport("oneway_probe", signal, pe, 1, &sig_seg, &sig_offset);
     shmemi_route_transport("oneway_probe", dest, pe, 0, &seg, &offset);
+    shmemi_route_transport("oneway_probe", signal2, pe, 1, &sig2_seg, &sig2_offset);
+    if (sig2_seg != sig_seg)
+        return -1;
     return (int)ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg,
-                                       sig_offset, add, pe);
+                                       sig_offset, add, sig2_offset, add2, pe);
 }
 
 /* A quiet of the tokens' context: returns without waiting for one-way messages. */

@@ -234,7 +234,8 @@ shmemi_status_t ucx_am_peer_complete(shmemi_transport_ctx_t *t, ucx_peer_t *p, i
 /* The seam's put_signal_oneway: one active message, unanswered (ucx_am.c). */
 shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,
-                                         size_t sig_offset, uint64_t add, int pe);
+                                         size_t sig_offset, uint64_t add, size_t sig2_offset,
+                                         uint64_t add2, int pe);
 
 /* Nonzero when pe's copy of segment is delivered. */
 static inline int ucx_delivered(int segment, int pe) {

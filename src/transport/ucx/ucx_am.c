@@ -35,7 +35,9 @@ typedef struct {
     uint64_t operand;
     uint64_t compare;
     uint64_t sig_offset;
-    uint64_t token; /* the source's context (acknowledged) or pending answer */
+    uint64_t token;       /* the source's context (acknowledged) or pending answer */
+    uint64_t sig2_offset; /* REQ_ONEWAY: a second add, of operand2 (0: none), in sig_segment */
+    uint64_t operand2;
 } am_request_t;
 
 typedef struct {
@@ -334,8 +336,12 @@ static shmemi_status_t apply(const am_item_t *item, void *data, uint64_t *value_
                          : ucx_host->deliver_put(r->segment, r->offset, item->data, r->len);
         if (st != SHMEMI_OK)
             return st;
-        return ucx_host->deliver_amo(r->sig_segment, r->sig_offset, (shmemi_amo_op_t)r->op,
-                                     r->operand, 0, sizeof(uint64_t), NULL);
+        st = ucx_host->deliver_amo(r->sig_segment, r->sig_offset, (shmemi_amo_op_t)r->op,
+                                   r->operand, 0, sizeof(uint64_t), NULL);
+        if (st != SHMEMI_OK || r->operand2 == 0)
+            return st;
+        return ucx_host->deliver_amo(r->sig_segment, r->sig2_offset, SHMEMI_AMO_ADD, r->operand2, 0,
+                                     sizeof(uint64_t), NULL);
     default:
         return SHMEMI_ERR_INVALID;
     }
@@ -693,9 +699,12 @@ shmemi_status_t ucx_am_put_signal(shmemi_transport_ctx_t *t, int segment, size_t
  * fence and quiet do not wait for it (the seam's contract). */
 shmemi_status_t ucx_am_put_signal_oneway(shmemi_transport_ctx_t *t, int segment, size_t offset,
                                          const void *source, size_t len, int sig_segment,
-                                         size_t sig_offset, uint64_t add, int pe) {
+                                         size_t sig_offset, uint64_t add, size_t sig2_offset,
+                                         uint64_t add2, int pe) {
     am_request_t r = put_signal_request(REQ_ONEWAY, segment, offset, len, sig_segment, sig_offset,
                                         SHMEMI_AMO_ADD, add);
+    r.sig2_offset = sig2_offset;
+    r.operand2 = add2;
     return request_post(t, pe, &r, source, len, "put-with-signal");
 }
 
