@@ -49,25 +49,33 @@ static void net_failed(const char *call, const shmemi_transport_ops_t *ops, shme
     shmemi_fatal(call, "transport %s failed to reach PE %d (status %d)", ops->name, pe, (int)st);
 }
 
+static uint64_t credits_take(int pe, uint64_t **word_p);
+
 /* len bytes of src (none when len is 0) into pe's copy of symmetric addr, then an add of add to
  * pe's copy of *counter (one: a token; a batch of credits), on the tokens' network context, in one
  * message: the network transport's put_signal_oneway (unordered, which counters that only grow do
- * not mind, and never waited for by a quiet; every network transport has it). What this thread
- * stored before (and the copies out of an inbox it read) is ordered before the message by a
- * release fence. src may be reused at return. */
+ * not mind, and never waited for by a quiet; every network transport has it). With carry, credits
+ * this PE owes pe ride along, as the message's second add. What this thread stored before (and
+ * the copies out of an inbox it read) is ordered before the message by a release fence. src may
+ * be reused at return. */
 static void net_signal(const char *call, int pe, const void *addr, const void *src, size_t len,
-                       uint64_t *counter, uint64_t add) {
+                       uint64_t *counter, uint64_t add, int carry) {
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    int seg, sig_seg;
-    size_t offset, sig_offset;
+    int seg, sig_seg, credit_seg;
+    size_t offset, sig_offset, credit_offset = 0;
     const shmemi_transport_ops_t *ops =
         shmemi_route_transport(call, counter, pe, 1, &sig_seg, &sig_offset);
     seg = sig_seg;
     offset = sig_offset;
     if (len != 0)
         shmemi_route_transport(call, addr, pe, 0, &seg, &offset);
-    shmemi_status_t st = ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len,
-                                                sig_seg, sig_offset, add, 0, 0, pe);
+    uint64_t *credit_word = NULL, credit = carry ? credits_take(pe, &credit_word) : 0;
+    /* The credits and the tokens are both in the internal segment (sig_seg). */
+    if (credit != 0)
+        shmemi_route_transport(call, credit_word, pe, 1, &credit_seg, &credit_offset);
+    shmemi_status_t st =
+        ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg, sig_offset,
+                               add, credit_offset, credit, pe);
     if (st != SHMEMI_OK)
         net_failed(call, ops, st, pe);
 }
@@ -80,7 +88,7 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
  * to pe travels with its own token (the add is applied after the data; net_put_tokens). sync_all
  * does not complete the user's puts (docs/memory_model.md). */
 static void net_token_send(int pe, uint64_t *word) {
-    net_signal("shmem collective", pe, NULL, NULL, 0, word, 1);
+    net_signal("shmem collective", pe, NULL, NULL, 0, word, 1, 1);
 }
 
 void shmemi_token_send(const shmemi_team_state_t *t, int index) {
@@ -134,8 +142,10 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
  * each PE holds SHMEMI_EAGER_SLOTS slots of eager_bytes (32 KiB, less at scale) per sending PE.
  * The k-th eager push of PE p to PE q on a lane goes to slot k mod SHMEMI_EAGER_SLOTS of q's inbox
  * for p, and only after q has freed push k - SHMEMI_EAGER_SLOTS. q returns credits in batches:
- * one add of SHMEMI_EAGER_CREDIT_BATCH to credits[lane][q] on p for every that many pushes it
- * has copied out, so a push costs the receiver a credit message only every fourth time. A batch
+ * an add to credits[lane][q] on p of the pushes it has copied out since it last returned any:
+ * with its next token or push to p on any channel (the message's second add, so they cost
+ * nothing), else in a message of their own once SHMEMI_EAGER_CREDIT_BATCH are owed, so a push
+ * costs the receiver a credit message at most every fourth time. A batch
  * no larger than the slots cannot stall a sender whose receiver keeps up: once q has freed all k
  * pushes p sent, it has reported at least k - SHMEMI_EAGER_CREDIT_BATCH + 1 of them, no fewer
  * than the k - SHMEMI_EAGER_SLOTS + 1 that push k needs. So a push never overwrites data its
@@ -159,9 +169,12 @@ void shmemi_token_wait(const shmemi_team_state_t *t, int index) {
 static char *inbox;
 static size_t eager_bytes;
 static uint64_t *credits;
-/* Private, per lane and peer: eager pushes sent, and pushes received and freed. */
+/* Private, per lane and peer: eager pushes sent, and pushes received and freed; of the freed, those
+ * whose credits have not gone back to the sender yet, taken atomically: a token of another
+ * channel, sent by another thread, may carry them. */
 static uint64_t *eager_sent;
 static uint64_t *eager_freed;
+static uint64_t *eager_owed;
 
 static int eager_lane(int channel) {
     if (channel == SHMEMI_TEAM_WORLD_SLOT)
@@ -196,7 +209,7 @@ static void net_put_tokens(const char *call, int channel, int pe, const void *ad
     size_t me = (size_t)shmemi_state.my_pe, slot = (size_t)channel * (size_t)shmemi_state.n_pes;
     tokens_sent[slot + (size_t)pe] += n;
     /* As for a token alone: what this PE stored before is visible to pe after the token. */
-    net_signal(call, pe, addr, src, len, &tokens[slot + me], n);
+    net_signal(call, pe, addr, src, len, &tokens[slot + me], n, 1);
 }
 
 void shmemi_coll_push_eager(const char *call, const shmemi_team_state_t *t, int index,
@@ -231,15 +244,38 @@ static const void *eager_wait(const shmemi_team_state_t *t, int index) {
                       eager_freed[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe]);
 }
 
-/* Frees the slot of the piece eager_wait returned. */
+/* The credits this PE owes pe on one lane (the first that owes any), taken: the caller returns
+ * them to *word_p at pe. 0 when it owes none. Acquires the copies out of their slots, which the
+ * freeing thread released. */
+static uint64_t credits_take(int pe, uint64_t **word_p) {
+    size_t n = (size_t)shmemi_state.n_pes;
+    for (size_t lane = 0; lane < SHMEMI_EAGER_LANES; lane++) {
+        uint64_t *owed = &eager_owed[lane * n + (size_t)pe];
+        if (__atomic_load_n(owed, __ATOMIC_RELAXED) == 0)
+            continue;
+        uint64_t count = __atomic_exchange_n(owed, 0, __ATOMIC_ACQ_REL);
+        if (count != 0) {
+            *word_p = &credits[lane * n + (size_t)shmemi_state.my_pe];
+            return count;
+        }
+    }
+    return 0;
+}
+
+/* Frees the slot of the piece eager_wait returned (its copy out is complete); returns the credits
+ * owed to its sender in a message of their own once they make a batch. */
 static void eager_release(const shmemi_team_state_t *t, int index) {
     static const char call[] = "shmem collective";
     int pe = shmemi_team_world_pe(t, index), lane = eager_lane(t->channel);
-    size_t me = (size_t)shmemi_state.my_pe, n = (size_t)shmemi_state.n_pes;
-    if (++eager_freed[(size_t)lane * n + (size_t)pe] % SHMEMI_EAGER_CREDIT_BATCH != 0)
+    size_t at = (size_t)lane * (size_t)shmemi_state.n_pes + (size_t)pe;
+    eager_freed[at]++;
+    if (__atomic_add_fetch(&eager_owed[at], 1, __ATOMIC_ACQ_REL) < SHMEMI_EAGER_CREDIT_BATCH)
         return;
-    /* The copies out of the batch's slots are complete (plain loads before net_signal's fence). */
-    net_signal(call, pe, NULL, NULL, 0, &credits[(size_t)lane * n + me], SHMEMI_EAGER_CREDIT_BATCH);
+    uint64_t count = __atomic_exchange_n(&eager_owed[at], 0, __ATOMIC_ACQ_REL);
+    if (count != 0)
+        net_signal(call, pe, NULL, NULL, 0,
+                   &credits[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)shmemi_state.my_pe],
+                   count, 0);
 }
 
 void shmemi_coll_eager_recv(const shmemi_team_state_t *t, int index, void *dest, size_t len,
@@ -811,9 +847,10 @@ static shmemi_status_t coll_init(void) {
     credits = shmemi_internal_alloc(SHMEMI_EAGER_LANES * n * sizeof(uint64_t), 64);
     eager_sent = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
     eager_freed = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
+    eager_owed = calloc(SHMEMI_EAGER_LANES * n, sizeof(uint64_t));
     if (tokens == NULL || exchange_base == NULL || tokens_sent == NULL || tokens_consumed == NULL ||
         peer_tokens == NULL || (eager_bytes > 0 && inbox == NULL) || credits == NULL ||
-        eager_sent == NULL || eager_freed == NULL)
+        eager_sent == NULL || eager_freed == NULL || eager_owed == NULL)
         return SHMEMI_ERR_NOMEM;
     memset(tokens, 0, SHMEMI_N_CHANNELS * n * sizeof(uint64_t));
     memset(credits, 0, SHMEMI_EAGER_LANES * n * sizeof(uint64_t));
@@ -855,7 +892,8 @@ static void coll_finalize(void) {
     free(peer_tokens);
     free(eager_sent);
     free(eager_freed);
-    tokens_sent = tokens_consumed = eager_sent = eager_freed = NULL;
+    free(eager_owed);
+    tokens_sent = tokens_consumed = eager_sent = eager_freed = eager_owed = NULL;
     peer_tokens = NULL;
     inbox = NULL;
     credits = NULL;

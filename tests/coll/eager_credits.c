@@ -7,10 +7,13 @@
  * would overwrite the unread piece, and the sleeper would find another call's data in its result.
  *
  * The calls of a round, by slots (one slot: 1000 bytes; two: 40000, for jobs of up to 32 PEs,
- * whose slots hold 32 KiB): 1, 2, 1 | sleep | 2, 2, 1, 2, 2. Where a round starts at slot 0 of the
- * inbox, the sleeper has freed (and reported, credits going four at a time) slots 0-3 when it
- * sleeps, and the round's last push fills slots 3 and 4: the sleeper's next piece is in slot 4.
- * A round moves 13 slots, so of 8 rounds one starts at slot 0 whatever slot the first starts at.
+ * whose slots hold 32 KiB): 1, 2, 1 | sleep | 2, 2, 1, 2, 2. The barrier before a round returns
+ * every credit owed (they ride with its tokens), so when the sleeper sleeps it has freed and
+ * returned the round's pieces 0-3 (credits go four at a time when no token carries them), and
+ * the round's last push, pieces 11 and 12, fills the slots of pieces 3 and 4: the sleeper's next
+ * piece is in its second slot. A round moves 13 slots, so the rounds start at every slot of the
+ * inbox; in the one where piece 11 lands in the inbox's last slot the push goes as two messages
+ * of a slot each, the others test the two-slot message.
  * Only PEs that reach the root over the network sleep (a sleeper on the root's node would hold the
  * root back in the node's part of the broadcast); on one node this is a plain broadcast test. */
 #include <string.h>
