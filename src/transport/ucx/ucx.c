@@ -2,6 +2,7 @@
 /* The UCX transport: the process-wide ucp context and default worker, addresses, memory
  * registration, and the plug-in's entry point. */
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -410,8 +411,14 @@ static shmemi_transport_ops_t ucx_ops = {
 
 __attribute__((visibility("default"))) const shmemi_transport_ops_t *
 shmemi_plugin_ucx(const shmemi_plugin_host_t *host) {
-    if (host->abi != SHMEMI_PLUGIN_ABI)
+    /* Only the first field of another ABI's host is known: say so on stderr. */
+    if (host->abi != SHMEMI_PLUGIN_ABI) {
+        fprintf(stderr,
+                "libshmem: libshmem-ucx.so has plug-in ABI %d and libshmem.so ABI %d: install "
+                "both from the same build\n",
+                SHMEMI_PLUGIN_ABI, host->abi);
         return NULL;
+    }
     ucx_host = host;
     return &ucx_ops;
 }
