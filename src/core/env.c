@@ -258,6 +258,25 @@ static int valid_count(const char *text) {
     return errno == 0 && *end == '\0';
 }
 
+/* The SHMEMI_ENV_COUNT variables whose values must lie in a range. */
+typedef struct {
+    const char *name;
+    unsigned long long min, max;
+} count_range_t;
+static const count_range_t count_ranges[] = {
+    {"SHMEM_PROGRESS_INTERVAL", 1, 1000000},
+};
+
+/* NULL when text (a valid count) is a value name accepts, else name's range. */
+static const count_range_t *out_of_range(const char *name, const char *text) {
+    unsigned long long value = strtoull(text, NULL, 10);
+    for (size_t i = 0; i < sizeof(count_ranges) / sizeof(count_ranges[0]); i++)
+        if (strcmp(count_ranges[i].name, name) == 0 &&
+            (value < count_ranges[i].min || value > count_ranges[i].max))
+            return &count_ranges[i];
+    return NULL;
+}
+
 /* Nonzero when word[0..n) is one of v's choices. */
 static int is_choice(const shmemi_env_var_t *v, const char *word, size_t n) {
     for (const char *const *c = v->choices; *c; c++)
@@ -303,12 +322,22 @@ int shmemi_env_find_invalid(const char **why_p) {
                 return (int)i;
             }
             break;
-        case SHMEMI_ENV_COUNT:
+        case SHMEMI_ENV_COUNT: {
             if (!valid_count(value)) {
                 *why_p = "not a non-negative integer";
                 return (int)i;
             }
+            const count_range_t *range = out_of_range(v->name, value);
+            if (range != NULL) {
+                /* Checked once, at shmem_init, under its lock: one message buffer suffices. */
+                static char message[64];
+                snprintf(message, sizeof(message), "not an integer from %llu to %llu", range->min,
+                         range->max);
+                *why_p = message;
+                return (int)i;
+            }
             break;
+        }
         case SHMEMI_ENV_CHOICE:
             if (!is_choice(v, value, strlen(value))) {
                 *why_p = choices_message(v, "not a known value; valid values:");

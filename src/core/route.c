@@ -2,7 +2,6 @@
 /* Routes: the node of every PE, which peers this PE maps, and the network transport for the rest.
  * The one place that decides how a PE is reached; every API family asks it (shmemi_ptr for the
  * load/store path, shmemi_route_transport otherwise). */
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,22 +166,13 @@ static void *progress_main(void *arg) {
 }
 
 static void progress_start(const char *call) {
+    /* shmem_init has checked both variables (shmemi_env_find_invalid): a switch, and an interval
+     * from 1 to 1000000 microseconds. */
     int wanted = shmemi_env_bool("SHMEM_PROGRESS_THREAD");
     const char *text = getenv("SHMEM_PROGRESS_THREAD");
-    if (wanted < 0)
-        shmemi_fatal(call, "SHMEM_PROGRESS_THREAD='%s' is not 0 or 1", text);
     if (text == NULL || text[0] == '\0')
         wanted = (net_ops->flags & SHMEMI_TRANSPORT_NEEDS_PROGRESS) != 0;
-    const char *interval = shmemi_env_get("SHMEM_PROGRESS_INTERVAL");
-    char *end;
-    errno = 0;
-    progress_interval_us = strtol(interval, &end, 10);
-    if (errno || end == interval || *end || progress_interval_us < 1 ||
-        progress_interval_us > 1000000)
-        shmemi_fatal(call,
-                     "SHMEM_PROGRESS_INTERVAL='%s' is not a number of microseconds from 1 to "
-                     "1000000",
-                     interval);
+    progress_interval_us = (long)shmemi_env_count("SHMEM_PROGRESS_INTERVAL");
     if (!wanted)
         return;
     progress_stop = 0;

@@ -126,6 +126,8 @@ TEST(EnvInvalid, EveryKind) {
         {"SHMEM_SCAN_ALGORITHM", "hillis", "linear"},
         {"SHMEM_LOCAL_RANK", "-1", "3"},
         {"SHMEM_DEVICE_TIMEOUT_MS", "10ms", "10"},
+        {"SHMEM_PROGRESS_INTERVAL", "0", "1"},
+        {"SHMEM_PROGRESS_INTERVAL", "1000001", "1000000"},
         {"SHMEM_TRANSPORTS", "ucz", "ucx"},
         {"SHMEM_TRANSPORTS", "ucx,", "none"},
         {"SHMEM_TRANSPORTS", "ucx,,ucx", "ucx,ucx"},
