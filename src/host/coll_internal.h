@@ -131,8 +131,9 @@ typedef void (*shmemi_reduce_func_t)(void *inout, const void *in, size_t count);
  * inbox for the sender and a token after it (put-with-signal), so the data crosses the network
  * once, one way, where a pull costs the receiver a round trip. At most shmemi_coll_eager_limit(t)
  * bytes, sent as pieces of up to one inbox slot: flow control keeps the inbox free (eight slots
- * per sender, credits returned four at a time as the receiver frees them), so a push never
- * overruns a receiver that is still in an earlier collective. shmemi_coll_push_eager sends;
+ * per sender; the receiver returns the slots it freed with its next token or push to the sender,
+ * else four at a time), so a push never overruns a receiver that is still in an earlier
+ * collective. shmemi_coll_push_eager sends;
  * shmemi_coll_eager_recv waits for the pieces, copies them into dest (or, with op, combines them
  * into dest, elem_size bytes per element) and frees their slots; both sides must give the same
  * len. Both sides of an edge choose alike: from shmemi_coll_net_member and the size. Larger data
