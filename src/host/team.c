@@ -61,7 +61,7 @@ static uint64_t credits_take(int pe, uint64_t **word_p);
 static void net_signal(const char *call, int pe, const void *addr, const void *src, size_t len,
                        uint64_t *counter, uint64_t add, int carry) {
     SHMEMI_THREAD_FENCE(__ATOMIC_RELEASE);
-    int seg, sig_seg, credit_seg;
+    int seg, sig_seg;
     size_t offset, sig_offset, credit_offset = 0;
     const shmemi_transport_ops_t *ops =
         shmemi_route_transport(call, counter, pe, 1, &sig_seg, &sig_offset);
@@ -72,7 +72,7 @@ static void net_signal(const char *call, int pe, const void *addr, const void *s
     uint64_t *credit_word = NULL, credit = carry ? credits_take(pe, &credit_word) : 0;
     /* The credits and the tokens are both in the internal segment (sig_seg). */
     if (credit != 0)
-        shmemi_route_transport(call, credit_word, pe, 1, &credit_seg, &credit_offset);
+        (void)shmemi_segment_of(credit_word, &credit_offset);
     shmemi_status_t st =
         ops->put_signal_oneway(shmemi_net_ctx_tokens, seg, offset, src, len, sig_seg, sig_offset,
                                add, credit_offset, credit, pe);
@@ -176,6 +176,12 @@ static uint64_t *eager_sent;
 static uint64_t *eager_freed;
 static uint64_t *eager_owed;
 
+/* This PE's counter of credits on lane: the word that the PEs it pushes to add to, at the same
+ * address on every PE. */
+static uint64_t *credit_word(int lane) {
+    return &credits[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)shmemi_state.my_pe];
+}
+
 static int eager_lane(int channel) {
     if (channel == SHMEMI_TEAM_WORLD_SLOT)
         return 0;
@@ -255,7 +261,7 @@ static uint64_t credits_take(int pe, uint64_t **word_p) {
             continue;
         uint64_t count = __atomic_exchange_n(owed, 0, __ATOMIC_ACQ_REL);
         if (count != 0) {
-            *word_p = &credits[lane * n + (size_t)shmemi_state.my_pe];
+            *word_p = credit_word((int)lane);
             return count;
         }
     }
@@ -273,9 +279,7 @@ static void eager_release(const shmemi_team_state_t *t, int index) {
         return;
     uint64_t count = __atomic_exchange_n(&eager_owed[at], 0, __ATOMIC_ACQ_REL);
     if (count != 0)
-        net_signal(call, pe, NULL, NULL, 0,
-                   &credits[(size_t)lane * (size_t)shmemi_state.n_pes + (size_t)shmemi_state.my_pe],
-                   count, 0);
+        net_signal(call, pe, NULL, NULL, 0, credit_word(lane), count, 0);
 }
 
 void shmemi_coll_eager_recv(const shmemi_team_state_t *t, int index, void *dest, size_t len,
