@@ -678,28 +678,20 @@ static inline void shmemi_progress(void) {
 
 /* The machine's load (src/core/load.c): tasks ready to run now (the running count of
  * /proc/loadavg, read at most every 20 ms; now_ns: CLOCK_MONOTONIC), the processors online (-1:
- * unknown). Thread-safe. */
+ * unknown), and whether there are more runnable tasks than processors. Thread-safe. */
 double shmemi_runnable_tasks(uint64_t now_ns);
 long shmemi_cores(void);
-/* Whether a thread that waited waited_ns on a run queue in window_ns had to share its processor
- * with another task that runs: waited more than an eighth of the window. */
-int shmemi_contended(uint64_t waited_ns, uint64_t window_ns);
-/* Whether a library wait of the calling thread may poll a busy transport: the machine is not
- * loaded, or it is but this thread did not have to wait for its processor over its last few
- * milliseconds (so the tasks ready to run are on other processors; polling takes this one from
- * nobody). Loaded: more tasks ready to run than processors. Thread-safe; reads this thread's
- * scheduler statistics at most every 20 ms. */
-int shmemi_wait_may_poll(void);
+int shmemi_machine_loaded(void);
 
 /* Where a library wait sleeps for up to ns nanoseconds: with a network transport, in its event
  * descriptor, answering the peers' requests as they arrive (so the progress thread can sleep), or,
- * where polling takes a processor from nobody (shmemi_wait_may_poll), polling the transport while
- * it is busy (SHMEMI_WAIT_PE_POLL); else nanosleep. */
+ * on a machine that is not loaded, polling the transport while it is busy (SHMEMI_WAIT_PE_POLL);
+ * else nanosleep. */
 static inline void shmemi_progress_sleep(uint64_t ns) {
     if (shmemi_transport_net != NULL) {
         long us = (long)(ns / 1000u);
         (void)shmemi_transport_net->wait(
-            us > 0 ? us : 1, shmemi_wait_may_poll() ? SHMEMI_WAIT_PE_POLL : SHMEMI_WAIT_PE);
+            us > 0 ? us : 1, shmemi_machine_loaded() ? SHMEMI_WAIT_PE : SHMEMI_WAIT_PE_POLL);
         return;
     }
     struct timespec pause = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};

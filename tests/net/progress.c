@@ -16,8 +16,7 @@
  *              AMOs to it, one at a time: on a machine that is not loaded PE 1's wait must keep
  *              polling while they come (a wait asleep in the transport's event descriptor is
  *              woken, a voluntary context switch, by each of them; where PE 0 finds more runnable
- *              tasks than processors, the wait sleeps if PE 1 shares its processor, and each
- *              request may wake it: not checked here, tests/core/load_test.cc), and, once
+ *              tasks than processors, the wait sleeps and each request may wake it), and, once
  *              PE 0 computes for a while, sleep again (its processor time stays well below the
  *              time it waits).
  *   streaming  PE 0 streams blocking puts with a quiet every 64 while PE 1 waits in
@@ -244,7 +243,7 @@ static int serve_requests(void) {
 }
 
 /* Phases of requests until one runs on a machine that is not loaded (the wait then polls; on a
- * loaded one it may sleep, and nothing is checked), at most SERVE_PHASES. */
+ * loaded one it sleeps, and nothing is checked), at most SERVE_PHASES. */
 #define SERVE_PHASES 5
 
 static int serving(int me) {
