@@ -30,13 +30,26 @@ static int init_count;
 static int bootstrap_up;
 static int boot_pe, boot_n_pes;
 
-/* What every PE tells the others about its segments. */
+/* What every PE tells the others about its segments: this header, then SHMEMI_MAX_SEGMENTS slots
+ * of the blobs' used bytes (record_slot). Its length is the same on every PE of a job that runs
+ * one build of the library on one platform, whatever its segments, so that PEs whose segments
+ * differ meet in the exchange and are told so. */
 typedef struct {
     uint64_t heap_base_align; /* the largest power of two that divides the heap's address */
     uint64_t n_segments;
     uint64_t size[SHMEMI_MAX_SEGMENTS];
-    unsigned char blob[SHMEMI_MAX_SEGMENTS][SHMEMI_SEGMENT_BLOB_SIZE];
-} segment_record_t;
+} segment_header_t;
+
+/* The bytes of a blob slot: the larger blob of the transports that may describe a segment (the
+ * heap's, and shm for the program's data and the library's segment). */
+static size_t record_slot(void) {
+    size_t heap = shmemi_transport_local->blob_size, shm = shmemi_transport_shm_ops.blob_size;
+    return heap > shm ? heap : shm;
+}
+
+static unsigned char *record_blob(unsigned char *record, int s) {
+    return record + sizeof(segment_header_t) + (size_t)s * record_slot();
+}
 
 /* ---- the executable's writable data ------------------------------------------------------- */
 
@@ -116,32 +129,37 @@ static void print_banner(size_t heap_size) {
     fflush(stdout);
 }
 
-/* Records this PE's segment s: where it lies, its size and the transport that maps it. */
-static void set_local_segment(segment_record_t *mine, int s, const shmemi_transport_ops_t *ops,
-                              void *base, size_t size) {
+/* Records this PE's segment s: where it lies, its size, the transport that maps it and its blob
+ * (the first ops->blob_size bytes of blob). */
+static void set_local_segment(unsigned char *mine, int s, const shmemi_transport_ops_t *ops,
+                              void *base, size_t size,
+                              const unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE]) {
     shmemi_state.segments[s].ops = ops;
     shmemi_state.segments[s].local_base = base;
     shmemi_state.segments[s].size = size;
-    mine->size[s] = size;
+    ((segment_header_t *)mine)->size[s] = size;
+    memcpy(record_blob(mine, s), blob, ops->blob_size);
 }
 
 static void setup_segments(const char *call, size_t heap_size) {
     int me = shmemi_state.my_pe, n = shmemi_state.n_pes;
-    segment_record_t *mine = calloc(1, sizeof(*mine));
-    segment_record_t *all = calloc((size_t)n, sizeof(*all));
+    size_t len = sizeof(segment_header_t) + SHMEMI_MAX_SEGMENTS * record_slot();
+    unsigned char *mine = calloc(1, len), *all = calloc((size_t)n, len);
     if (!mine || !all)
         shmemi_fatal(call, "out of memory for %d PEs' segment descriptions", n);
+    segment_header_t *my_header = (segment_header_t *)mine;
+    unsigned char blob[SHMEMI_SEGMENT_BLOB_SIZE] = {0};
 
     const shmemi_transport_ops_t *heap_ops = shmemi_transport_local;
     void *heap_base;
-    shmemi_status_t status = heap_ops->segment_create(heap_size, &heap_base, mine->blob[0]);
+    shmemi_status_t status = heap_ops->segment_create(heap_size, &heap_base, blob);
     if (status != SHMEMI_OK)
         shmemi_fatal(call,
                      "cannot create the symmetric heap of %zu bytes on transport %s "
                      "(status %d); see SHMEM_SYMMETRIC_SIZE",
                      heap_size, heap_ops->name, (int)status);
-    set_local_segment(mine, 0, heap_ops, heap_base, heap_size);
-    mine->heap_base_align = (uint64_t)1 << __builtin_ctzll((uint64_t)(uintptr_t)heap_base);
+    set_local_segment(mine, 0, heap_ops, heap_base, heap_size, blob);
+    my_header->heap_base_align = (uint64_t)1 << __builtin_ctzll((uint64_t)(uintptr_t)heap_base);
 
     data_ranges_t ranges = {0};
     dl_iterate_phdr(find_data_ranges, &ranges);
@@ -150,48 +168,54 @@ static void setup_segments(const char *call, size_t heap_size) {
         /* Frozen, so that no thread's store falls between the copy and the remap. */
         status = shmemi_data_freeze(ranges.base[i], ranges.size[i]);
         if (status == SHMEMI_OK) {
-            status = shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i],
-                                                            mine->blob[s]);
+            memset(blob, 0, sizeof(blob));
+            status = shmemi_transport_shm_ops.segment_share(ranges.base[i], ranges.size[i], blob);
             shmemi_data_thaw(ranges.base[i], ranges.size[i]);
         }
         if (status != SHMEMI_OK)
             shmemi_fatal(call, "cannot share the program's data at %p (%zu bytes) (status %d)",
                          (void *)ranges.base[i], ranges.size[i], (int)status);
-        set_local_segment(mine, s, &shmemi_transport_shm_ops, ranges.base[i], ranges.size[i]);
+        set_local_segment(mine, s, &shmemi_transport_shm_ops, ranges.base[i], ranges.size[i], blob);
     }
     /* Last, the library's own symmetric memory, in host memory whatever holds the heap. */
     int internal = ranges.n + 1;
     void *internal_base;
-    status = shmemi_transport_shm_ops.segment_create(SHMEMI_INTERNAL_SIZE, &internal_base,
-                                                     mine->blob[internal]);
+    memset(blob, 0, sizeof(blob));
+    status = shmemi_transport_shm_ops.segment_create(SHMEMI_INTERNAL_SIZE, &internal_base, blob);
     if (status != SHMEMI_OK)
         shmemi_fatal(call, "cannot create the library's internal segment (status %d)", (int)status);
     set_local_segment(mine, internal, &shmemi_transport_shm_ops, internal_base,
-                      SHMEMI_INTERNAL_SIZE);
+                      SHMEMI_INTERNAL_SIZE, blob);
     shmemi_internal_segment = internal;
-    mine->n_segments = (uint64_t)ranges.n + 2;
+    my_header->n_segments = (uint64_t)ranges.n + 2;
 
-    shmemi_bootstrap->allgather(mine, all, sizeof(*mine));
+    shmemi_debug_log("segment records: %zu bytes per PE (%llu segments, blobs in slots of %zu)",
+                     len, (unsigned long long)my_header->n_segments, record_slot());
+    shmemi_bootstrap->allgather(mine, all, len);
 
-    for (int pe = 0; pe < n; pe++)
-        if (all[pe].n_segments != mine->n_segments ||
-            memcmp(all[pe].size, mine->size, sizeof(mine->size)) != 0)
-            shmemi_fatal(call,
-                         "PE %d has different symmetric segments (heap %llu bytes, %llu "
-                         "segments; here: %llu bytes, %llu segments): every PE must run the "
-                         "same program with the same SHMEM_SYMMETRIC_SIZE",
-                         pe, (unsigned long long)all[pe].size[0],
-                         (unsigned long long)all[pe].n_segments, (unsigned long long)mine->size[0],
-                         (unsigned long long)mine->n_segments);
+    for (int pe = 0; pe < n; pe++) {
+        const segment_header_t *theirs = (const segment_header_t *)(all + (size_t)pe * len);
+        if (theirs->n_segments != my_header->n_segments ||
+            memcmp(theirs->size, my_header->size, sizeof(my_header->size)) != 0)
+            shmemi_fatal(
+                call,
+                "PE %d has different symmetric segments (heap %llu bytes, %llu "
+                "segments; here: %llu bytes, %llu segments): every PE must run the "
+                "same program with the same SHMEM_SYMMETRIC_SIZE",
+                pe, (unsigned long long)theirs->size[0], (unsigned long long)theirs->n_segments,
+                (unsigned long long)my_header->size[0], (unsigned long long)my_header->n_segments);
+    }
 
     /* Alignments up to the least aligned base are symmetric: the same offset, aligned addresses
      * on every PE. */
-    uint64_t align = mine->heap_base_align;
-    for (int pe = 0; pe < n; pe++)
-        if (all[pe].heap_base_align < align)
-            align = all[pe].heap_base_align;
+    uint64_t align = my_header->heap_base_align;
+    for (int pe = 0; pe < n; pe++) {
+        uint64_t theirs = ((const segment_header_t *)(all + (size_t)pe * len))->heap_base_align;
+        if (theirs < align)
+            align = theirs;
+    }
     shmemi_heap_max_align = (size_t)align;
-    shmemi_state.n_segments = (int)mine->n_segments;
+    shmemi_state.n_segments = (int)my_header->n_segments;
     for (int s = 0; s < shmemi_state.n_segments; s++) {
         shmemi_segment_t *seg = &shmemi_state.segments[s];
         seg->peer_base = calloc((size_t)n, sizeof(char *));
@@ -205,7 +229,9 @@ static void setup_segments(const char *call, size_t heap_size) {
             if (!shmemi_routes[pe].mapped)
                 continue;
             void *base;
-            status = seg->ops->segment_attach(pe, all[pe].blob[s], seg->size, &base);
+            memset(blob, 0, sizeof(blob));
+            memcpy(blob, record_blob(all + (size_t)pe * len, s), seg->ops->blob_size);
+            status = seg->ops->segment_attach(pe, blob, seg->size, &base);
             if (status != SHMEMI_OK)
                 shmemi_fatal(call, "cannot map segment %d of PE %d (status %d)", s, pe,
                              (int)status);

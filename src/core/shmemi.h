@@ -362,6 +362,9 @@ typedef struct shmemi_transport_ops {
      * remote operations. Known before the first segment exists, so every module sees the answer
      * (shmemi_heap_on_device) from its init on. */
     int host_loadable;
+    /* The bytes at the start of a blob that describe a segment (segment_create, segment_share);
+     * the rest of SHMEMI_SEGMENT_BLOB_SIZE is zero and does not travel. 0: maps nothing. */
+    size_t blob_size;
     shmemi_status_t (*init)(void);
     shmemi_status_t (*finalize)(void);
 

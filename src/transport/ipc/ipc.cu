@@ -381,6 +381,7 @@ extern "C" const shmemi_transport_ops_t shmemi_transport_ipc_ops = {
     .name = "ipc",
     .flags = SHMEMI_TRANSPORT_MAPPING,
     .host_loadable = 0,
+    .blob_size = sizeof(ipc_blob_t),
     .init = ipc_init,
     .finalize = ipc_finalize,
     .segment_create = ipc_segment_create,

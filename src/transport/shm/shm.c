@@ -211,6 +211,7 @@ const shmemi_transport_ops_t shmemi_transport_shm_ops = {
     .name = "shm",
     .flags = SHMEMI_TRANSPORT_MAPPING,
     .host_loadable = 1,
+    .blob_size = sizeof(shm_blob_t),
     .init = shm_init,
     .finalize = shm_finalize,
     .segment_create = shm_segment_create,
