@@ -31,8 +31,18 @@
  *              it: PE 1 calls the library all the time, so its progress thread stays asleep, and
  *              its issuing must progress the network itself, or PE 0's requests wait until the
  *              stream ends (run with SHMEM_PROGRESS_INTERVAL=1000000, so that a thread which
- *              looks once a second cannot stand in for it either). */
+ *              looks once a second cannot stand in for it either).
+ *   shared     both PEs on one processor (PE 0's first, where both pin themselves)
+ *              make fetch-adds to each other at once: a blocking operation's wait that keeps the
+ *              processor spins through the time slice the peer needs to answer, a millisecond or
+ *              more of processor time per operation; one that yields uses tens of microseconds.
+ *              So each PE's processor time (not the wall time, which other programs on that
+ *              processor may stretch) for SHARED_AMOS operations must stay under
+ *              SHARED_CPU_LIMIT_S. */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include <dirent.h>
+#include <errno.h>
+#include <sched.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,9 +456,62 @@ static int malloc_progresses(int me) {
     return 0;
 }
 
+#define SHARED_AMOS 1000
+#define SHARED_CPU_LIMIT_S 0.5
+
+/* The processor both PEs run on: PE 0's first, written into PE 1 (a launcher may have bound
+ * each PE to a processor of its own). */
+static int shared_cpu;
+
+static int shared(int me) {
+    cpu_set_t allowed, one;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+        perror("progress shared: sched_getaffinity");
+        return 1;
+    }
+    if (me == 0) {
+        while (shared_cpu < CPU_SETSIZE && !CPU_ISSET(shared_cpu, &allowed))
+            shared_cpu++;
+        shmem_int_p(&shared_cpu, shared_cpu, 1);
+    }
+    shmem_barrier_all();
+    int cpu = shared_cpu;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) != 0) {
+        fprintf(stderr, "progress shared: PE %d cannot run on processor %d: %s\n", me, cpu,
+                strerror(errno));
+        return 1;
+    }
+    shmem_barrier_all();
+    double cpu_s = my_cpu_s(), start = now();
+    for (long i = 0; i < SHARED_AMOS; i++)
+        (void)shmem_long_atomic_fetch_add(&counter, 1, 1 - me);
+    cpu_s = my_cpu_s() - cpu_s;
+    double wall = now() - start;
+    shmem_barrier_all();
+    printf("progress shared: PE %d: %d fetch-adds on processor %d in %.3f s, %.3f s of processor "
+           "time (limit %.3f)\n",
+           me, SHARED_AMOS, cpu, wall, cpu_s, SHARED_CPU_LIMIT_S);
+    if (counter != SHARED_AMOS) {
+        fprintf(stderr, "progress shared: PE %d's counter is %ld, expected %d\n", me, counter,
+                SHARED_AMOS);
+        return 1;
+    }
+    if (cpu_s > SHARED_CPU_LIMIT_S) {
+        fprintf(stderr,
+                "progress shared: PE %d spent %.3f s of processor time on %d fetch-adds to a PE "
+                "on its processor (limit %.3f): its waits kept the processor the peer needed\n",
+                me, cpu_s, SHARED_AMOS, SHARED_CPU_LIMIT_S);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s computing|asleep|malloc|serving|streaming|issuing\n", argv[0]);
+        fprintf(stderr, "usage: %s computing|asleep|malloc|serving|streaming|issuing|shared\n",
+                argv[0]);
         return 2;
     }
     shmem_init();
@@ -471,6 +534,8 @@ int main(int argc, char **argv) {
         rc = streaming(me);
     else if (strcmp(argv[1], "issuing") == 0)
         rc = issuing(me);
+    else if (strcmp(argv[1], "shared") == 0)
+        rc = shared(me);
     else
         rc = 2;
     if (rc != 0)

@@ -170,8 +170,9 @@ typedef struct {
     double start;
     unsigned spins;
 } ucx_wait_timer_t;
-/* One pass of a blocking wait: progresses t's worker, applies what peers asked of this PE, and
- * ends the job, naming what and pe (-1: every PE), once the wait has lasted ucx.timeout seconds
+/* One pass of a blocking wait: progresses t's worker, applies what peers asked of this PE, yields
+ * the processor when that did nothing and the wait has made 64 passes, and ends the job, naming
+ * what and pe (-1: every PE), once the wait has lasted ucx.timeout seconds
  * (SHMEM_NETWORK_TIMEOUT). */
 void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const char *what, int pe);
 
