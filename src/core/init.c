@@ -41,10 +41,11 @@ typedef struct {
 } segment_header_t;
 
 /* The bytes of a blob slot: the larger blob of the transports that may describe a segment (the
- * heap's, and shm for the program's data and the library's segment). */
+ * heap's, and shm for the program's data and the library's segment), rounded up to 8 so that
+ * every PE's header in the exchange stays aligned. */
 static size_t record_slot(void) {
     size_t heap = shmemi_transport_local->blob_size, shm = shmemi_transport_shm_ops.blob_size;
-    return heap > shm ? heap : shm;
+    return ((heap > shm ? heap : shm) + 7) & ~(size_t)7;
 }
 
 static unsigned char *record_blob(unsigned char *record, int s) {

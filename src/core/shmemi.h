@@ -580,7 +580,7 @@ typedef struct shmemi_plugin_host {
     void (*deliver_buffer_free)(void *buffer);
 } shmemi_plugin_host_t;
 
-#define SHMEMI_PLUGIN_ABI 9
+#define SHMEMI_PLUGIN_ABI 10
 
 /* ---- delivery (src/core/deliver.c) --------------------------------------------------------- */
 
