@@ -486,9 +486,9 @@ void shmemi_coll_exchange(const char *call, shmemi_team_state_t *t,
     for (int w = 0; w < SHMEMI_EXCHANGE_WORDS; w++)
         __atomic_store_n(&area[w], in[w], __ATOMIC_RELAXED);
     shmemi_team_barrier(t);
-    /* The members on other nodes' areas all at once, then one wait: every member gets from every
-     * other at the same time, and one at a time each get waited for a target that was itself
-     * waiting for one (seconds at 16 PEs on 4 hosts of a 2-core machine). */
+    /* The areas of members on other nodes are fetched all at once and waited for once: with one
+     * blocking get at a time, each waited for a target that was itself waiting for a get of its
+     * own (seconds at 16 PEs on 4 hosts of a 2-core machine). */
     for (int i = 0; i < t->size; i++) {
         const int64_t *remote = shmemi_coll_peer(call, t, area, i);
         if (remote == NULL) {
