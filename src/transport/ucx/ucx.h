@@ -169,11 +169,13 @@ shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const cha
 typedef struct {
     double start;
     unsigned spins;
+    uint64_t begin_ns, last_ns; /* CLOCK_MONOTONIC at its first and its last look */
+    int yielding;
 } ucx_wait_timer_t;
 /* One pass of a blocking wait: progresses t's worker, applies what peers asked of this PE, yields
- * the processor when that did nothing and the wait has made 64 passes, and ends the job, naming
- * what and pe (-1: every PE), once the wait has lasted ucx.timeout seconds
- * (SHMEM_NETWORK_TIMEOUT). */
+ * the processor when that did nothing and the wait has lasted 100 us (at once where a wait of the
+ * PE was lately preempted), and ends the job, naming what and pe (-1: every PE), once the wait has
+ * lasted ucx.timeout seconds (SHMEM_NETWORK_TIMEOUT). */
 void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const char *what, int pe);
 
 /* Delivered segments (ucx_am.c). An operation whose answer the source waits for: a get's data,

@@ -33,6 +33,12 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* A peer's endpoint failed (it died, or the network between us went down): the job cannot go on. */
 static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status) {
     (void)ep;
@@ -55,19 +61,42 @@ __attribute__((noreturn)) static void timed_out(const char *what, int pe) {
                     what, whom, ucx.timeout);
 }
 
-/* Passes after which a blocking wait that progressed nothing yields the processor (tens of
- * microseconds: a round trip over TCP; a wait for a peer that shares this PE's processor lasts
- * until that peer runs). */
-#define WAIT_YIELD_AFTER 64u
+/* A blocking wait that has lasted this long yields the processor after each pass that progressed
+ * nothing: several round trips over TCP (15-30 us each here), so that an operation answered at
+ * once never yields on a quiet machine. */
+#define WAIT_YIELD_AFTER_NS 100000u
+/* Passes between two looks at the clock. */
+#define WAIT_CHECK_EVERY 16u
+/* Two looks further apart than this mean the thread was preempted between them: its processor is
+ * shared. Then every blocking wait of the PE yields from its first look on, until this PE has not
+ * been preempted so for CONTENDED_FOR_NS. */
+#define PREEMPTED_NS 500000u
+#define CONTENDED_FOR_NS 100000000u
+
+/* Until when the PE's waits yield at once (CLOCK_MONOTONIC; relaxed atomics: any thread). */
+static uint64_t contended_until_ns;
 
 void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const char *what, int pe) {
     int progressed = ucx_pe_progress(t->worker) != 0;
     progressed = ucx_am_apply() != 0 || progressed;
     /* Where the peer (or the target's progress thread) waits for this PE's processor, spinning
-     * kept it waiting for a whole time slice per operation: two PEs on one processor spent
-     * 1.4-3.3 ms of processor time per fetch-add; yielding, 45-80 us. Where nothing else wants
-     * the processor the yield returns at once. */
-    if (!progressed && timer->spins >= WAIT_YIELD_AFTER)
+     * held it through the peer's time slice: two PEs on one processor spent 1.4-3.3 ms of
+     * processor time per fetch-add to each other. Yielding after 64 passes (20-30 us) on every
+     * machine made a put-with-signal round trip 1.3-1.6x as long on a quiet one; after 100 us
+     * everywhere, 16 PEs on each of 4 test hosts of a 2-core machine took 7x as long to connect
+     * to every peer as with the early yield. */
+    if (timer->spins % WAIT_CHECK_EVERY == 0) {
+        uint64_t now = now_ns();
+        if (timer->last_ns != 0 && now - timer->last_ns > PREEMPTED_NS)
+            __atomic_store_n(&contended_until_ns, now + CONTENDED_FOR_NS, __ATOMIC_RELAXED);
+        if (timer->begin_ns == 0)
+            timer->begin_ns = now;
+        timer->last_ns = now;
+        if (now - timer->begin_ns > WAIT_YIELD_AFTER_NS ||
+            now < __atomic_load_n(&contended_until_ns, __ATOMIC_RELAXED))
+            timer->yielding = 1;
+    }
+    if (!progressed && timer->yielding)
         sched_yield();
     if ((++timer->spins & 1023) == 0 && ucx.timeout > 0) {
         double clock = now();
@@ -728,12 +757,6 @@ shmemi_status_t ucx_pe_quiet(shmemi_transport_ctx_t *t, int pe) {
 
 /* When a pass of a thread of the PE or the progress thread last progressed something. */
 static uint64_t last_activity_ns;
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void activity(void) {
     __atomic_store_n(&last_activity_ns, now_ns(), __ATOMIC_RELAXED);
