@@ -83,8 +83,8 @@ void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const cha
      * held it through the peer's time slice: two PEs on one processor spent 1.4-3.3 ms of
      * processor time per fetch-add to each other. Yielding after 64 passes (20-30 us) on every
      * machine made a put-with-signal round trip 1.3-1.6x as long on a quiet one; after 100 us
-     * everywhere, 16 PEs on each of 4 test hosts of a 2-core machine took 7x as long to connect
-     * to every peer as with the early yield. */
+     * everywhere, 32 PEs on 4 test hosts of a 2-core machine took 7x as long to connect to every
+     * peer as with the early yield. */
     if (timer->spins % WAIT_CHECK_EVERY == 0) {
         uint64_t now = now_ns();
         if (timer->last_ns != 0 && now - timer->last_ns > PREEMPTED_NS)
