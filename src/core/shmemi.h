@@ -547,6 +547,10 @@ typedef struct shmemi_plugin_host {
     /* Nonzero once shmem_finalize has completed every network operation of this PE: peers may
      * now close their endpoints, which is no failure. */
     const volatile int *closing;
+    /* Nonzero when more PEs of the job run on this node than it has processors online: a PE's
+     * blocking wait then keeps a processor that a peer on the node waits for, and should yield
+     * it as soon as a pass progresses nothing. */
+    int shares_processor;
     /* Raised (relaxed atomic) by each pass of a thread of the PE over the network's progress:
      * progress(), and the waits of the transport's own blocking operations; never by wait(). The
      * progress thread sleeps while it moves (src/core/route.c). */

@@ -90,6 +90,16 @@ static int library_dir(char *dir, size_t size) {
     return 0;
 }
 
+/* Whether more PEs of the job share this PE's node than it has processors online (from the
+ * routes, which name each PE's node also where SHMEM_DISABLE_P2P=1 maps none of them). */
+static int node_oversubscribed(void) {
+    int me = shmemi_state.my_pe, node_pes = 0;
+    for (int pe = 0; pe < shmemi_state.n_pes; pe++)
+        node_pes += shmemi_routes[pe].node == shmemi_routes[me].node;
+    long cores = shmemi_cores();
+    return cores > 0 && node_pes > cores;
+}
+
 const shmemi_transport_ops_t *shmemi_transport_plugin_load(const char *name, char *why,
                                                            size_t why_size) {
     char file[64], path[PATH_MAX], dir[PATH_MAX], entry[64];
@@ -126,6 +136,7 @@ const shmemi_transport_ops_t *shmemi_transport_plugin_load(const char *name, cha
     plugin_host.n_pes = shmemi_state.n_pes;
     plugin_host.closing = &plugin_closing;
     plugin_host.pe_progress = &shmemi_transport_pe_progress;
+    plugin_host.shares_processor = node_oversubscribed();
     plugin_closing = 0;
     const shmemi_transport_ops_t *ops = fn(&plugin_host);
     if (ops == NULL) {

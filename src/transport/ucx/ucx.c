@@ -420,5 +420,8 @@ shmemi_plugin_ucx(const shmemi_plugin_host_t *host) {
         return NULL;
     }
     ucx_host = host;
+    if (host->shares_processor)
+        host->debug_log("ucx: blocking waits yield at once: more PEs of the job on this node than "
+                        "processors");
     return &ucx_ops;
 }

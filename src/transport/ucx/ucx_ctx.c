@@ -69,7 +69,8 @@ __attribute__((noreturn)) static void timed_out(const char *what, int pe) {
 #define WAIT_CHECK_EVERY 16u
 /* Two looks further apart than this mean the thread was preempted between them: its processor is
  * shared. Then every blocking wait of the PE yields from its first look on, until this PE has not
- * been preempted so for CONTENDED_FOR_NS. */
+ * been preempted so for CONTENDED_FOR_NS; and always where the job has more PEs on this node than
+ * it has processors (ucx_host->shares_processor). */
 #define PREEMPTED_NS 500000u
 #define CONTENDED_FOR_NS 100000000u
 
@@ -92,7 +93,7 @@ void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const cha
         if (timer->begin_ns == 0)
             timer->begin_ns = now;
         timer->last_ns = now;
-        if (now - timer->begin_ns > WAIT_YIELD_AFTER_NS ||
+        if (ucx_host->shares_processor || now - timer->begin_ns > WAIT_YIELD_AFTER_NS ||
             now < __atomic_load_n(&contended_until_ns, __ATOMIC_RELAXED))
             timer->yielding = 1;
     }
