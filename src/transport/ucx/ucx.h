@@ -167,9 +167,8 @@ ucx_peer_t *ucx_peer_get(shmemi_transport_ctx_t *t, int pe);
 shmemi_status_t ucx_wait_request(shmemi_transport_ctx_t *t, void *req, const char *what, int pe);
 /* The clock of a blocking wait; zero to start. */
 typedef struct {
-    double start;
     unsigned spins;
-    uint64_t begin_ns, last_ns; /* CLOCK_MONOTONIC at its first and its last look */
+    uint64_t begin_ns, last_ns; /* CLOCK_MONOTONIC at its first and its last look at the clock */
     int yielding;
 } ucx_wait_timer_t;
 /* One pass of a blocking wait: progresses t's worker, applies what peers asked of this PE, yields

@@ -27,12 +27,6 @@
 static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
 static shmemi_transport_ctx_t *contexts;
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -65,7 +59,7 @@ __attribute__((noreturn)) static void timed_out(const char *what, int pe) {
  * nothing: several round trips over TCP (15-30 us each here), so that an operation answered at
  * once never yields on a quiet machine. */
 #define WAIT_YIELD_AFTER_NS 100000u
-/* Passes between two looks at the clock. */
+/* Passes between two looks at the clock (for the yield and SHMEM_NETWORK_TIMEOUT). */
 #define WAIT_CHECK_EVERY 16u
 /* Two looks further apart than this mean the thread was preempted between them: its processor is
  * shared. Then every blocking wait of the PE yields from its first look on, until this PE has not
@@ -96,16 +90,12 @@ void ucx_wait_step(shmemi_transport_ctx_t *t, ucx_wait_timer_t *timer, const cha
         if (ucx_host->shares_processor || now - timer->begin_ns > WAIT_YIELD_AFTER_NS ||
             now < __atomic_load_n(&contended_until_ns, __ATOMIC_RELAXED))
             timer->yielding = 1;
-    }
-    if (!progressed && timer->yielding)
-        sched_yield();
-    if ((++timer->spins & 1023) == 0 && ucx.timeout > 0) {
-        double clock = now();
-        if (timer->start == 0)
-            timer->start = clock;
-        else if (clock - timer->start > ucx.timeout)
+        if (ucx.timeout > 0 && (double)(now - timer->begin_ns) * 1e-9 > ucx.timeout)
             timed_out(what, pe);
     }
+    timer->spins++;
+    if (!progressed && timer->yielding)
+        sched_yield();
 }
 
 /* Threads of the PE inside a wait of this plug-in that progresses the worker itself (a blocking
